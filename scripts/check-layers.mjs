@@ -22,8 +22,33 @@ const ALLOWED = {
   web: ["spec", "plan", "journal", "server"],
   tui: ["spec", "plan", "journal", "server"],
   daemon: ["spec", "plan", "journal", "harness", "checkpoint", "workspace", "engine", "workflows"],
-  cli: ["spec", "plan", "journal", "harness", "checkpoint", "workspace", "engine", "server", "tui", "web", "workflows", "daemon", "testing"],
-  "": ["spec", "plan", "journal", "harness", "checkpoint", "workspace", "engine", "workflows", "server", "daemon"],
+  cli: [
+    "spec",
+    "plan",
+    "journal",
+    "harness",
+    "checkpoint",
+    "workspace",
+    "engine",
+    "server",
+    "tui",
+    "web",
+    "workflows",
+    "daemon",
+    "testing",
+  ],
+  "": [
+    "spec",
+    "plan",
+    "journal",
+    "harness",
+    "checkpoint",
+    "workspace",
+    "engine",
+    "workflows",
+    "server",
+    "daemon",
+  ],
 };
 
 /** Adapter folders: the engine may import a layer's top-level files (its contracts), never these subfolders. */
@@ -42,7 +67,8 @@ function listTs(dir) {
 function importsOf(file) {
   const text = readFileSync(file, "utf8");
   const specs = [];
-  const re = /(?:^|[\s;])(?:import|export)\s[^"'`]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
+  const re =
+    /(?:^|[\s;])(?:import|export)\s[^"'`]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const spec = m[1] ?? m[2] ?? m[3];
     const typeOnly = /^\s*(?:import|export)\s+type\s/.test(m[0].trimStart());
@@ -74,11 +100,15 @@ for (const file of files) {
     if (isTestFile(file) || to === from) continue;
     const allowed = ALLOWED[from] ?? [];
     if (!allowed.includes(to)) {
-      problems.push(`${relative(SRC, file)}: layer '${from || "root"}' may not import '${relTarget}' (layer '${to}')`);
+      problems.push(
+        `${relative(SRC, file)}: layer '${from || "root"}' may not import '${relTarget}' (layer '${to}')`,
+      );
       continue;
     }
     if (from === "engine" && CONTRACT_ONLY_FOR_ENGINE.includes(to) && relTarget.split(sep).length > 2) {
-      problems.push(`${relative(SRC, file)}: the engine may import only the contracts of '${to}', not '${relTarget}'`);
+      problems.push(
+        `${relative(SRC, file)}: the engine may import only the contracts of '${to}', not '${relTarget}'`,
+      );
     }
   }
   graph.set(file, edges);

@@ -20,4 +20,8 @@ export function worstEndReason(a: EndReason, b: EndReason): EndReason {
   return END_REASONS.indexOf(a) >= END_REASONS.indexOf(b) ? a : b;
 }
 
-export const ALL_COMPLETED: LayerEndReasons = { stream: "completed", toolBatch: "completed", turn: "completed" };
+export const ALL_COMPLETED: LayerEndReasons = {
+  stream: "completed",
+  toolBatch: "completed",
+  turn: "completed",
+};

@@ -108,7 +108,11 @@ interface OutcomeBase {
 /** How a session ended. Expected failures are values, never throws. */
 export type SessionOutcome =
   | (OutcomeBase & { readonly kind: "completed"; readonly resultText?: string })
-  | (OutcomeBase & { readonly kind: "failed"; readonly reason: FailureReason; readonly sessionEstablished: boolean })
+  | (OutcomeBase & {
+      readonly kind: "failed";
+      readonly reason: FailureReason;
+      readonly sessionEstablished: boolean;
+    })
   | (OutcomeBase & { readonly kind: "context-exceeded"; readonly via: "overflow" | "compaction" })
   | (OutcomeBase & { readonly kind: "max-tokens"; readonly message: string })
   | (OutcomeBase & { readonly kind: "aborted"; readonly reason: string });

@@ -11,7 +11,11 @@ export type Allocation = z.infer<typeof Allocation>;
 /** A budget on one codon. Inside a loop its caps apply per iteration. */
 export const CodonBudget = z
   .strictObject({
-    maxDollars: z.number().positive().optional().describe("Max cost in USD. The codon stops when it is reached."),
+    maxDollars: z
+      .number()
+      .positive()
+      .optional()
+      .describe("Max cost in USD. The codon stops when it is reached."),
     maxTimeSeconds: z.number().positive().optional().describe("Max wall-clock time in seconds."),
     maxOutputTokens: z.int().positive().optional().describe("Max output tokens over the codon's execution."),
     maxContextTokens: z
@@ -38,7 +42,9 @@ export const ContainerBudget = z
       .record(z.string(), z.number().gt(0).lte(1))
       .optional()
       .describe("Map of child codon or loop id to its fraction (0, 1] of the budget."),
-    onExceeded: OnExceeded.optional().describe("'complete' (default) ends gracefully; 'fail' fails the codon."),
+    onExceeded: OnExceeded.optional().describe(
+      "'complete' (default) ends gracefully; 'fail' fails the codon.",
+    ),
   })
   .describe("Budget for a hank or a loop.");
 export type ContainerBudget = z.infer<typeof ContainerBudget>;

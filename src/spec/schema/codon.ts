@@ -37,7 +37,12 @@ export const CodonShape = {
   promptText: z.string().optional().describe("Inline prompt text."),
   appendSystemPromptFile: FileRefs.optional().describe("File(s) appended to the system prompt."),
   appendSystemPromptText: z.string().optional().describe("Text appended to the system prompt."),
-  model: z.string().min(1).describe("Model id: an alias (haiku, sonnet, opus), provider/model, pi/<provider>/<model>, or scripted."),
+  model: z
+    .string()
+    .min(1)
+    .describe(
+      "Model id: an alias (haiku, sonnet, opus), provider/model, pi/<provider>/<model>, or scripted.",
+    ),
   continuationMode: ContinuationMode.describe(
     "'fresh' starts a new session; 'continue-previous' resumes the previous codon's session (same model).",
   ),
@@ -47,8 +52,14 @@ export const CodonShape = {
     .array(z.string().min(1))
     .optional()
     .describe("Globs of files watched, streamed and committed to checkpoints (gitignore rules apply)."),
-  env: z.record(z.string(), z.string()).optional().describe("Environment for the agent, rig and beforeCopy commands."),
-  outputFiles: z.array(OutputFileGroup).optional().describe("Files copied to the -o directory after success."),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Environment for the agent, rig and beforeCopy commands."),
+  outputFiles: z
+    .array(OutputFileGroup)
+    .optional()
+    .describe("Files copied to the -o directory after success."),
   sentinels: z.array(SentinelEntry).optional().describe("Parallel observers of the event stream."),
   archiveOnSuccess: z
     .array(z.string().min(1))
@@ -65,7 +76,9 @@ export const CodonShape = {
     .boolean()
     .optional()
     .describe("Let the harness compact the session at the window. Default false: overflow is the signal."),
-  shimIdleTimeout: IdleTimeoutSeconds.optional().describe("Seconds without agent events before the session aborts."),
+  shimIdleTimeout: IdleTimeoutSeconds.optional().describe(
+    "Seconds without agent events before the session aborts.",
+  ),
   budget: CodonBudget.optional(),
 };
 

@@ -18,7 +18,11 @@ export const DEFAULT_DATA_HASH_TIME_LIMIT_MS = 5000;
 
 export const Overrides = z.strictObject({
   model: z.string().min(1).optional().describe("Default model id, checked against the catalog."),
-  dataHashTimeLimit: z.int().positive().optional().describe("Milliseconds allowed for hashing the data source."),
+  dataHashTimeLimit: z
+    .int()
+    .positive()
+    .optional()
+    .describe("Milliseconds allowed for hashing the data source."),
   sentinel: z
     .strictObject({
       enablePersistence: z.boolean().optional(),

@@ -5,9 +5,15 @@ export const CopyRigOp = z.strictObject({
   type: z.literal("copy"),
   copy: z.strictObject({
     from: z.string().min(1).describe("Source, relative to the hank directory, '/'-separated."),
-    to: z.string().min(1).describe("Target path, relative to agentRoot (file or directory; renaming allowed)."),
+    to: z
+      .string()
+      .min(1)
+      .describe("Target path, relative to agentRoot (file or directory; renaming allowed)."),
   }),
-  allowFailure: z.boolean().optional().describe("When true, a failure of this operation does not fail the codon."),
+  allowFailure: z
+    .boolean()
+    .optional()
+    .describe("When true, a failure of this operation does not fail the codon."),
 });
 export type CopyRigOp = z.infer<typeof CopyRigOp>;
 
@@ -21,7 +27,10 @@ export const CommandRigOp = z.strictObject({
     run: z.string().describe("Shell command line."),
     workingDirectory: RigWorkingDirectory.optional().describe("'project' (default) or 'lastCopied'."),
   }),
-  allowFailure: z.boolean().optional().describe("When true, a failure of this operation does not fail the codon."),
+  allowFailure: z
+    .boolean()
+    .optional()
+    .describe("When true, a failure of this operation does not fail the codon."),
 });
 export type CommandRigOp = z.infer<typeof CommandRigOp>;
 

@@ -103,7 +103,9 @@ export const SentinelEntry = z.strictObject({
   settings: z
     .strictObject({
       failCodonIfNotLoaded: z.boolean().optional(),
-      outputPaths: z.strictObject({ logFile: z.string().optional(), lastValueFile: z.string().optional() }).optional(),
+      outputPaths: z
+        .strictObject({ logFile: z.string().optional(), lastValueFile: z.string().optional() })
+        .optional(),
       reportToWebsocket: ReportToWebsocket.optional(),
     })
     .optional(),

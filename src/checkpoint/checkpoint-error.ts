@@ -1,0 +1,37 @@
+/**
+ * Why a checkpointer call failed. Not-found answers are values in the contract; these are the rest:
+ * - `git-unavailable`: git could not be started (not installed, or the work tree is missing);
+ * - `git-failed`: a git command exited with an error (`args` and `stderr` say which and why);
+ * - `not-initialized` / `no-active-run`: a call out of order (a bug in the caller);
+ * - `invalid-run-id` / `run-conflict`: a run id git cannot hold, or an existing run restarted elsewhere;
+ * - `unknown-checkpoint`: `restore`/`filesAt`/`startRun` named a commit the store does not have;
+ * - `ref-moved`: the run's line moved under us (another writer on the same store).
+ */
+export type CheckpointErrorCode =
+  | "git-unavailable"
+  | "git-failed"
+  | "not-initialized"
+  | "no-active-run"
+  | "invalid-run-id"
+  | "run-conflict"
+  | "unknown-checkpoint"
+  | "ref-moved";
+
+export interface CheckpointErrorDetails {
+  /** The git arguments of the failing command, when one failed. */
+  readonly args?: readonly string[];
+  readonly exitCode?: number;
+  readonly stderr?: string;
+}
+
+export class CheckpointError extends Error {
+  readonly code: CheckpointErrorCode;
+  readonly details: CheckpointErrorDetails;
+
+  constructor(code: CheckpointErrorCode, message: string, details: CheckpointErrorDetails = {}) {
+    super(message);
+    this.name = "CheckpointError";
+    this.code = code;
+    this.details = details;
+  }
+}

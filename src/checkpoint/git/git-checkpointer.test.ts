@@ -1,0 +1,11 @@
+import { join } from "node:path";
+import { runCheckpointerConformance } from "../conformance.ts";
+import { createGitCheckpointer } from "./git-checkpointer.ts";
+
+runCheckpointerConformance("git", (dirs) =>
+  createGitCheckpointer({
+    gitDir: join(dirs.stateDir, "checkpoints", ".hankweavecheckpoints"),
+    workTree: dirs.workTree,
+    clock: dirs.clock,
+  }),
+);

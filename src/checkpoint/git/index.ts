@@ -1,0 +1,6 @@
+export {
+  type CheckpointClock,
+  createGitCheckpointer,
+  type GitCheckpointerOptions,
+} from "./git-checkpointer.ts";
+export { DEFAULT_IDENTITY, type GitIdentity } from "./git-environment.ts";

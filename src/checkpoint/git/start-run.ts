@@ -1,0 +1,62 @@
+import { CheckpointError } from "../checkpoint-error.ts";
+import { isValidRunId, type RunStart, runBranch } from "../checkpointer.ts";
+import { requireCommit, resolveCommit } from "./git-queries.ts";
+import { MAIN_REF } from "./init-repository.ts";
+import type { RunGit } from "./run-git.ts";
+
+/** The run whose line receives commits; `tip` advances with each one. */
+export interface ActiveRun {
+  readonly runId: string;
+  readonly ref: string;
+  readonly branch: string;
+  tip: string;
+}
+
+/**
+ * Creates or resumes the run's line (`refs/heads/run/<runId>`), points HEAD at it (so the store's
+ * `git log` shows the current run) and loads its tip into the index, keeping the stat data of entries
+ * that did not change (`read-tree -m`), so the next commit starts from exactly that tracked set.
+ */
+export async function startRun(git: RunGit, runId: string, fromSha: string | undefined): Promise<ActiveRun> {
+  if (!isValidRunId(runId)) {
+    throw new CheckpointError("invalid-run-id", `Run id "${runId}" cannot name a checkpoint branch.`);
+  }
+  const branch = runBranch(runId);
+  const ref = `refs/heads/${branch}`;
+  const existing = await resolveCommit(git, ref);
+  let tip: string;
+  if (existing !== undefined) {
+    if (fromSha !== undefined) await requireOnLine(git, runId, fromSha, existing);
+    tip = existing;
+  } else {
+    tip = fromSha !== undefined ? await requireCommit(git, fromSha) : await currentTip(git);
+    await git({ args: ["update-ref", ref, tip, ""] });
+  }
+  await git({ args: ["symbolic-ref", "HEAD", ref] });
+  await git({ args: ["read-tree", "-m", tip] });
+  return { runId, ref, branch, tip };
+}
+
+export function runStartOf(run: ActiveRun): RunStart {
+  return { runId: run.runId, branch: run.branch, baseSha: run.tip };
+}
+
+/** The latest checkpoint of the line HEAD points at (the last active run's, or `main`). */
+async function currentTip(git: RunGit): Promise<string> {
+  const tip = (await resolveCommit(git, "HEAD")) ?? (await resolveCommit(git, MAIN_REF));
+  if (tip === undefined)
+    throw new CheckpointError("not-initialized", "The checkpoint store has no initial commit.");
+  return tip;
+}
+
+/** A resumed run may name its base again, but not a checkpoint off its line. */
+async function requireOnLine(git: RunGit, runId: string, fromSha: string, tip: string): Promise<void> {
+  const base = await requireCommit(git, fromSha);
+  const check = await git({ args: ["merge-base", "--is-ancestor", base, tip], okCodes: [0, 1] });
+  if (check.exitCode !== 0) {
+    throw new CheckpointError(
+      "run-conflict",
+      `Run "${runId}" already exists and does not descend from checkpoint ${base.slice(0, 7)}.`,
+    );
+  }
+}

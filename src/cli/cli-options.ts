@@ -1,0 +1,118 @@
+import { resolve } from "node:path";
+
+/**
+ * The typed options of a run or a validation, checked at the edge so that the commands downstream
+ * never see a malformed value. Every path is absolute, resolved against the cwd of the invocation.
+ */
+export interface CliOptions {
+  /** The hank file or directory (absolute), `-` for stdin, or a remote URL; from a positional or `--config`. */
+  readonly hankPath: string;
+  /** `default` when nothing named the hank and `hank.json` in the cwd was assumed. */
+  readonly hankFrom: "argument" | "default";
+  /** The data source, from a positional or `--data`. */
+  readonly dataPath?: string;
+  readonly model?: string;
+  readonly execution?: string;
+  readonly startNew: boolean;
+  readonly force: boolean;
+  readonly yes: boolean;
+  readonly headless: boolean;
+  /** Run-wide ceiling in US dollars, > 0. */
+  readonly maxCost?: number;
+  /** Run-wide wall-clock ceiling in seconds, > 0. */
+  readonly maxTime?: number;
+  readonly output?: string;
+  readonly overwriteOutput: boolean;
+  readonly copy: boolean;
+  readonly ignoreRigFailures: boolean;
+  /** Harness idle timeout in whole seconds, 1-1800. */
+  readonly shimIdleTimeout?: number;
+}
+
+export type OptionsRead =
+  | { readonly ok: true; readonly options: CliOptions }
+  | { readonly ok: false; readonly message: string };
+
+/** What commander hands back: option values by attribute name. */
+export type RawOptions = Readonly<Record<string, unknown>>;
+
+export interface PathsFromArgs {
+  readonly hankPath: string;
+  readonly hankFrom: "argument" | "default";
+  readonly dataPath?: string;
+}
+
+export const SHIM_IDLE_TIMEOUT_MAX_SECONDS = 1800;
+
+export function readCliOptions(raw: RawOptions, paths: PathsFromArgs, cwd: string): OptionsRead {
+  const maxCost = positiveNumber(
+    raw,
+    "maxCost",
+    "--max-cost",
+    "a positive number of US dollars, e.g. --max-cost 5",
+  );
+  if (typeof maxCost === "string") return { ok: false, message: maxCost };
+  const maxTime = positiveNumber(
+    raw,
+    "maxTime",
+    "--max-time",
+    "a positive number of seconds, e.g. --max-time 3600",
+  );
+  if (typeof maxTime === "string") return { ok: false, message: maxTime };
+  const shimIdleTimeout = idleSeconds(raw);
+  if (typeof shimIdleTimeout === "string") return { ok: false, message: shimIdleTimeout };
+  const options: CliOptions = {
+    ...paths,
+    ...optional("model", text(raw, "model")),
+    ...optional("execution", absolute(text(raw, "execution"), cwd)),
+    ...optional("output", absolute(text(raw, "output"), cwd)),
+    ...optional("maxCost", maxCost),
+    ...optional("maxTime", maxTime),
+    ...optional("shimIdleTimeout", shimIdleTimeout),
+    startNew: raw.startNew === true,
+    force: raw.force === true,
+    yes: raw.yes === true,
+    headless: raw.headless === true,
+    overwriteOutput: raw.overwriteOutput === true,
+    copy: raw.copy === true,
+    ignoreRigFailures: raw.ignoreRigFailures === true,
+  };
+  return { ok: true, options };
+}
+
+/** Spreads `{key: value}` only when the value is present (exactOptionalPropertyTypes). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+
+function absolute(path: string | undefined, cwd: string): string | undefined {
+  return path === undefined ? undefined : resolve(cwd, path);
+}
+
+function text(raw: RawOptions, key: string): string | undefined {
+  const value = raw[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+const DECIMAL = /^\d+(\.\d+)?$|^\.\d+$/;
+
+function positiveNumber(
+  raw: RawOptions,
+  key: string,
+  flag: string,
+  expected: string,
+): number | undefined | string {
+  const value = text(raw, key);
+  if (value === undefined) return undefined;
+  const number = DECIMAL.test(value) ? Number(value) : Number.NaN;
+  if (Number.isFinite(number) && number > 0) return number;
+  return `Invalid ${flag} value: '${value}'. Expected ${expected}.`;
+}
+
+function idleSeconds(raw: RawOptions): number | undefined | string {
+  const value = text(raw, "shimIdleTimeout");
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (number >= 1 && number <= SHIM_IDLE_TIMEOUT_MAX_SECONDS) return number;
+  return `Invalid --shim-idle-timeout value: '${value}'. Expected a whole number of seconds from 1 to ${SHIM_IDLE_TIMEOUT_MAX_SECONDS}.`;
+}

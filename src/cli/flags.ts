@@ -1,0 +1,226 @@
+/**
+ * The command-line flag table: one row per flag, the single source for argv scanning, commander
+ * registration and the help text. Names and kinds follow the reference runtime's CLI so that existing
+ * scripts keep working; flags whose feature has not landed are accepted by name and refused with a
+ * clear message (`pending` says which feature they wait for).
+ */
+export type FlagKind = "boolean" | "value";
+
+export interface FlagSpec {
+  /** Canonical long name, with the leading `--`. */
+  readonly long: string;
+  /** One-letter form, with the leading `-`. */
+  readonly short?: string;
+  /** Other long spellings that mean the same flag. */
+  readonly aliases?: readonly string[];
+  readonly kind: FlagKind;
+  /** Placeholder shown in the help text for value flags. */
+  readonly valueName?: string;
+  readonly description: string;
+  /** Set when the flag's feature is not in this version: what it waits for. */
+  readonly pending?: string;
+  /** Set for spellings kept only for old scripts: the flag to use instead. */
+  readonly deprecatedFor?: string;
+}
+
+export const FLAGS: readonly FlagSpec[] = [
+  {
+    long: "--validate",
+    short: "-v",
+    kind: "boolean",
+    description: "Check the hank and print its plan; run nothing, create nothing.",
+  },
+  {
+    long: "--model",
+    short: "-m",
+    kind: "value",
+    valueName: "model",
+    description: "Use this model for every codon (applied before validation).",
+  },
+  {
+    long: "--config",
+    kind: "value",
+    valueName: "path",
+    description: "The hank file or directory (instead of the first positional).",
+  },
+  {
+    long: "--data",
+    kind: "value",
+    valueName: "path",
+    description: "The data source the agents read (default: the hank directory).",
+  },
+  {
+    long: "--execution",
+    short: "-e",
+    kind: "value",
+    valueName: "path",
+    description: "Use this execution directory: created when absent, resumed when it holds a run.",
+  },
+  {
+    long: "--start-new",
+    short: "-n",
+    aliases: ["--new"],
+    kind: "boolean",
+    description: "Start a new execution; never resume.",
+  },
+  {
+    long: "--force",
+    short: "-f",
+    kind: "boolean",
+    description: "Override safety checks (changed data, an existing .hankweave/ is backed up).",
+  },
+  {
+    long: "--ignore-data-mismatch",
+    kind: "boolean",
+    deprecatedFor: "--force",
+    description: "Old spelling of --force.",
+  },
+  { long: "--yes", short: "-y", kind: "boolean", description: "Answer yes to confirmation prompts." },
+  {
+    long: "--headless",
+    kind: "boolean",
+    description: "No TUI: print plain progress lines and start at once.",
+  },
+  {
+    long: "--max-cost",
+    kind: "value",
+    valueName: "usd",
+    description: "Stop the run when it has cost this many US dollars.",
+  },
+  {
+    long: "--max-time",
+    kind: "value",
+    valueName: "seconds",
+    description: "Stop the run after this many seconds of wall-clock time.",
+  },
+  {
+    long: "--output",
+    short: "-o",
+    kind: "value",
+    valueName: "path",
+    description: "Copy each codon's outputFiles into this directory.",
+  },
+  {
+    long: "--overwrite-output",
+    kind: "boolean",
+    description: "Overwrite files in the output directory instead of renaming the new copy.",
+  },
+  {
+    long: "--copy",
+    kind: "boolean",
+    description: "Copy the data source into the workspace instead of linking it.",
+  },
+  {
+    long: "--ignore-rig-failures",
+    kind: "boolean",
+    description: "Treat every rigSetup operation as allowFailure: true.",
+  },
+  {
+    long: "--shim-idle-timeout",
+    kind: "value",
+    valueName: "seconds",
+    description: "Abort an agent session after this many silent seconds (1-1800).",
+  },
+  {
+    long: "--replay",
+    kind: "value",
+    valueName: "path",
+    pending: "replay of recorded executions",
+    description: "Replay a recorded execution without calling a model.",
+  },
+  {
+    long: "--no-wipe",
+    kind: "boolean",
+    pending: "the execution directory manager",
+    description: "With --start-new --force, keep the existing agentRoot/.",
+  },
+  {
+    long: "--input",
+    short: "-i",
+    kind: "value",
+    valueName: "text",
+    pending: "inline data inputs",
+    description: "Use this text as the data source.",
+  },
+  {
+    long: "--port",
+    short: "-p",
+    kind: "value",
+    valueName: "port",
+    pending: "the WebSocket server",
+    description: "Port of the WebSocket server (default: any free port).",
+  },
+  {
+    long: "--no-autostart",
+    kind: "boolean",
+    pending: "the WebSocket server",
+    description: "Wait for a client before starting the first codon.",
+  },
+  {
+    long: "--proxy",
+    kind: "boolean",
+    pending: "the LLM proxy",
+    description: "Route model calls through the local LLM proxy.",
+  },
+  {
+    long: "--without-proxy",
+    kind: "boolean",
+    pending: "the LLM proxy",
+    description: "Call models directly (the default).",
+  },
+  {
+    long: "--anthropic-base-url",
+    kind: "value",
+    valueName: "url",
+    pending: "the LLM proxy",
+    description: "Upstream URL for the LLM proxy.",
+  },
+  {
+    long: "--idle-timeout",
+    kind: "value",
+    valueName: "seconds",
+    pending: "the WebSocket server",
+    description: "Close idle WebSocket connections after this many seconds (0-255, 0 = never).",
+  },
+  {
+    long: "--init",
+    kind: "boolean",
+    pending: "hank scaffolding",
+    description: "Create a starter hank in the current, empty directory.",
+  },
+  {
+    long: "--cleanup",
+    kind: "boolean",
+    pending: "the execution directory manager",
+    description: "Remove execution artifacts.",
+  },
+  {
+    long: "--restore-journal",
+    kind: "value",
+    valueName: "execution",
+    pending: "journal maintenance",
+    description: "Rebuild a finished run's event journal.",
+  },
+  {
+    long: "--diet-journal",
+    kind: "value",
+    valueName: "execution",
+    pending: "journal maintenance",
+    description: "Compress a finished run's event journal.",
+  },
+  {
+    long: "--attach",
+    kind: "boolean",
+    pending: "the TUI",
+    description: "Watch a running execution read-only.",
+  },
+  { long: "--help", short: "-h", kind: "boolean", description: "Show this help." },
+  { long: "--version", kind: "boolean", description: "Print the version." },
+];
+
+/** Finds a flag by any of its spellings (`-v`, `--validate`, an alias). */
+export function findFlag(name: string): FlagSpec | undefined {
+  return FLAGS.find(
+    (flag) => flag.long === name || flag.short === name || flag.aliases?.includes(name) === true,
+  );
+}

@@ -1,0 +1,42 @@
+import { FLAGS, type FlagSpec } from "./flags.ts";
+
+/** The `--help` text, built from the flag table so that it can never list a flag the parser rejects. */
+export function helpText(version: string): string {
+  const ready = FLAGS.filter((flag) => flag.pending === undefined && flag.deprecatedFor === undefined);
+  const pending = FLAGS.filter((flag) => flag.pending !== undefined);
+  const width = Math.max(...FLAGS.map((flag) => spelling(flag).length)) + 2;
+  const lines = [
+    `hankweave ${version}: run hanks of AI-agent codons and loops, budgeted, checkpointed and journaled.`,
+    "",
+    "Usage:",
+    "  hankweave [options] [hank] [data]",
+    "  hankweave --validate [hank]",
+    "",
+    "  hank   a hank.json file, or a directory that holds one (default: ./hank.json)",
+    "  data   the data source the agents read (default: the hank directory)",
+    "  A single path is the hank when it ends in .json or is a directory holding hank.json;",
+    "  otherwise it is the data source.",
+    "",
+    "Options:",
+    ...ready.map((flag) => `  ${spelling(flag).padEnd(width)}${flag.description}`),
+    "",
+    "Accepted but not available in this version:",
+    ...pending.map((flag) => `  ${spelling(flag).padEnd(width)}${flag.description}`),
+    "",
+    "Exit status: 0 when the hank is valid or the run completed; 1 for an invalid hank, a failed run",
+    "or a usage error.",
+    "",
+    "Examples:",
+    "  hankweave --validate examples/hello",
+    "  hankweave --validate hank.json -m scripted",
+    "  hankweave hank.json ./data --headless --max-cost 5",
+    "",
+  ];
+  return lines.join("\n");
+}
+
+function spelling(flag: FlagSpec): string {
+  const names = [flag.short, flag.long, ...(flag.aliases ?? [])].filter((name) => name !== undefined);
+  const value = flag.kind === "value" ? ` <${flag.valueName ?? "value"}>` : "";
+  return `${names.join(", ")}${value}`;
+}

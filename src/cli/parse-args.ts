@@ -1,0 +1,106 @@
+import { resolve } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { resolvePositionals } from "../spec/load.ts";
+import { type CliOptions, type PathsFromArgs, type RawOptions, readCliOptions } from "./cli-options.ts";
+import { FLAGS } from "./flags.ts";
+import { scanArgv } from "./scan-argv.ts";
+
+/** What the command line asks for. Only the commands that exist in this version appear here. */
+export type CliCommand =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | { readonly kind: "validate"; readonly options: CliOptions }
+  | { readonly kind: "run"; readonly options: CliOptions };
+
+export type ParsedArgs =
+  | { readonly ok: true; readonly command: CliCommand; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly message: string; readonly warnings: readonly string[] };
+
+/**
+ * Parses the user's arguments (argv without the node binary and script); paths are resolved against
+ * `cwd`. Never throws for user mistakes: every one comes back as a message in the reference runtime's
+ * words.
+ */
+export function parseArgs(argv: readonly string[], cwd: string): ParsedArgs {
+  const scan = scanArgv(argv);
+  if (!scan.ok) return { ok: false, message: scan.message, warnings: [] };
+  const { warnings } = scan;
+  const parsed = runCommander(scan.args);
+  if (typeof parsed === "string") return { ok: false, message: parsed, warnings };
+  const { raw, positionals } = parsed;
+  if (raw.help === true) return { ok: true, command: { kind: "help" }, warnings };
+  if (raw.version === true) return { ok: true, command: { kind: "version" }, warnings };
+  if (positionals[0] === "pack") {
+    return {
+      ok: false,
+      message: "The 'pack' command is not available yet. A data directory named pack is written ./pack.",
+      warnings,
+    };
+  }
+  const paths = pathsFrom(positionals, raw, cwd);
+  if (typeof paths === "string") return { ok: false, message: paths, warnings };
+  const read = readCliOptions(raw, paths, cwd);
+  if (!read.ok) return { ok: false, message: read.message, warnings };
+  const kind = raw.validate === true ? "validate" : "run";
+  return { ok: true, command: { kind, options: read.options }, warnings };
+}
+
+interface CommanderResult {
+  readonly raw: RawOptions;
+  readonly positionals: readonly string[];
+}
+
+/** Runs commander over canonical arguments; its own output is silenced and its exits are values. */
+function runCommander(args: readonly string[]): CommanderResult | string {
+  const program = new Command("hankweave")
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} })
+    .helpOption(false)
+    .allowExcessArguments(true)
+    .argument("[paths...]");
+  for (const flag of FLAGS) {
+    if (flag.pending !== undefined || flag.deprecatedFor !== undefined) continue;
+    const spelling = flag.kind === "value" ? `${flag.long} <${flag.valueName ?? "value"}>` : flag.long;
+    program.addOption(new Option(spelling, flag.description));
+  }
+  try {
+    program.parse([...args], { from: "user" });
+  } catch (caught) {
+    // The scan has already rejected every malformed flag; what reaches here is commander's own wording.
+    if (caught instanceof CommanderError) return caught.message.replace(/^error: /, "");
+    throw caught;
+  }
+  return { raw: program.opts(), positionals: program.args };
+}
+
+/** Merges positionals with `--config` / `--data`; each path may be given one way only. */
+function pathsFrom(positionals: readonly string[], raw: RawOptions, cwd: string): PathsFromArgs | string {
+  const resolved = resolvePositionals(positionals, cwd);
+  if (!resolved.ok) return resolved.message;
+  const config = typeof raw.config === "string" ? raw.config : undefined;
+  const data = typeof raw.data === "string" ? raw.data : undefined;
+  let hankPath = resolved.hank;
+  let dataPath = resolved.data;
+  if (config !== undefined) {
+    if (resolved.hankFrom === "argument" && positionals.length > 1) {
+      return `The hank is given twice: '${positionals[0] ?? ""}' and --config '${config}'. Use one of them.`;
+    }
+    // With --config, a lone positional can only be the data source.
+    if (resolved.hankFrom === "argument") dataPath = resolve(cwd, positionals[0] ?? "");
+    hankPath = config === "-" || REMOTE.test(config) ? config : resolve(cwd, config);
+  }
+  if (data !== undefined) {
+    if (dataPath !== undefined) {
+      return `The data source is given twice: '${dataPath}' and --data '${data}'. Use one of them.`;
+    }
+    dataPath = resolve(cwd, data);
+  }
+  return {
+    hankPath,
+    hankFrom: config === undefined ? resolved.hankFrom : "argument",
+    ...(dataPath === undefined ? {} : { dataPath }),
+  };
+}
+
+/** Hank locations that are not local paths: remote repositories. */
+const REMOTE = /^(?:https?:\/\/|git@)/;

@@ -1,0 +1,64 @@
+import type { CliOptions } from "./cli-options.ts";
+import { helpText } from "./help-text.ts";
+import { parseArgs } from "./parse-args.ts";
+import type { RuntimeInfo } from "./render/header.ts";
+import { renderWidth, useColor } from "./render/style.ts";
+
+/** A place to print to, with what the renderers need to know about it. */
+export interface CliOutput {
+  write(text: string): void;
+  readonly isTTY: boolean;
+  /** Terminal width, when the output is a terminal. */
+  readonly columns: number | undefined;
+}
+
+/** Everything the CLI takes from its process, passed in so that it can run inside a test. */
+export interface CliIo {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
+  readonly runtime: RuntimeInfo;
+}
+
+/**
+ * The composition root: parses the arguments, runs the command and returns the process exit code.
+ * Command modules are imported only when their command runs, so `--help` and `--version` stay light.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseArgs(argv, io.cwd);
+  for (const warning of parsed.warnings) io.stderr.write(`${warning}\n`);
+  if (!parsed.ok) {
+    io.stderr.write(`${parsed.message}\n`);
+    return 1;
+  }
+  const { command } = parsed;
+  switch (command.kind) {
+    case "help":
+      io.stdout.write(helpText(io.runtime.version));
+      return 0;
+    case "version":
+      io.stdout.write(`${io.runtime.version}\n`);
+      return 0;
+    case "validate":
+      return validate(command.options, io);
+    case "run":
+      io.stderr.write("Running hanks lands with the engine; use --validate\n");
+      return 1;
+  }
+}
+
+async function validate(options: CliOptions, io: CliIo): Promise<number> {
+  const { runValidate } = await import("./validate-command.ts");
+  const columns = io.stdout.columns ?? columnsFromEnv(io.env);
+  const render = { color: useColor(io.stdout.isTTY, io.env), width: renderWidth(columns) };
+  const outcome = runValidate(options, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
+  io.stdout.write(outcome.stdout);
+  return outcome.exitCode;
+}
+
+/** Without a terminal, `COLUMNS` (when a whole number) says how wide the reader's window is. */
+function columnsFromEnv(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const value = env.COLUMNS;
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}

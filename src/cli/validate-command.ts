@@ -1,0 +1,68 @@
+import { isAbsolute } from "node:path";
+import type { ValidationIssue } from "../spec/issues.ts";
+import { loadHankFile } from "../spec/load.ts";
+import { budgetTable, validateHank } from "../spec/validate/index.ts";
+import type { CliOptions } from "./cli-options.ts";
+import { displayPath } from "./display-path.ts";
+import type { RuntimeInfo } from "./render/header.ts";
+import type { RenderOptions } from "./render/style.ts";
+import { renderLoadFailure, renderValidationReport } from "./render/validation-report.ts";
+import { shellCommand } from "./shell-quote.ts";
+
+export interface ValidateEnvironment {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly runtime: RuntimeInfo;
+  readonly render: RenderOptions;
+}
+
+export interface CommandOutcome {
+  readonly exitCode: number;
+  readonly stdout: string;
+}
+
+/**
+ * `--validate`: load, validate and report. Reads the hank and its referenced files; writes nothing,
+ * creates no directory. Exit code 0 when the hank is valid (warnings allowed), 1 otherwise.
+ */
+export function runValidate(options: CliOptions, environment: ValidateEnvironment): CommandOutcome {
+  const loaded = loadHankFile(options.hankPath, environment.cwd);
+  if (!loaded.ok) {
+    const shown = displayPath(options.hankPath, environment.cwd);
+    const issue = withDisplayFile(loaded.issue, environment.cwd);
+    const stdout = renderLoadFailure(environment.runtime, shown, issue, environment.render);
+    return { exitCode: 1, stdout };
+  }
+  const report = validateHank(loaded.raw, {
+    hankPath: loaded.hankPath,
+    hankDir: loaded.hankDir,
+    env: environment.env,
+    ...(options.model === undefined ? {} : { modelOverride: options.model }),
+  });
+  const shownPath = displayPath(loaded.hankPath, environment.cwd);
+  const stdout = renderValidationReport(
+    {
+      runtime: environment.runtime,
+      displayPath: shownPath,
+      runCommand: runCommand(shownPath, options, environment.cwd),
+      report: { ...report, issues: report.issues.map((issue) => withDisplayFile(issue, environment.cwd)) },
+      budgetTable: report.hank === undefined ? [] : budgetTable(report.hank, report.models),
+    },
+    environment.render,
+  );
+  return { exitCode: report.ok ? 0 : 1, stdout };
+}
+
+/** Issues name their file relative to the cwd, like every other path in the report. */
+function withDisplayFile(issue: ValidationIssue, cwd: string): ValidationIssue {
+  if (issue.file === undefined || !isAbsolute(issue.file)) return issue;
+  return { ...issue, file: displayPath(issue.file, cwd) };
+}
+
+/** The command that runs what was just validated, with the same data and model. */
+function runCommand(hankPath: string, options: CliOptions, cwd: string): string {
+  const words = ["hankweave", hankPath];
+  if (options.dataPath !== undefined) words.push(displayPath(options.dataPath, cwd));
+  if (options.model !== undefined) words.push("-m", options.model);
+  return shellCommand(words);
+}

@@ -1,0 +1,69 @@
+import type { PromptMetadata } from "../spec/prompt.ts";
+import { applyTemplateVariables, readPromptFiles, stripHtmlComments } from "../spec/prompt.ts";
+import type { Codon, FileRefs, HankFile } from "../spec/schema/index.ts";
+
+/** The texts a codon session starts with. Failures to read are values, with the validator's messages. */
+export type BuiltPrompts =
+  | {
+      readonly ok: true;
+      readonly prompt: string;
+      readonly systemPrompt?: string;
+      readonly metadata?: PromptMetadata;
+    }
+  | { readonly ok: false; readonly message: string };
+
+interface PromptPart {
+  readonly ok: boolean;
+  readonly text: string;
+  readonly message: string;
+  readonly metadata?: PromptMetadata;
+}
+
+/**
+ * Reads a file-or-text pair. Files are read when the codon starts, so the run uses the prompts as they
+ * are then; comments are stripped from both forms and template variables resolved to the workspace.
+ */
+function readPart(
+  hankDir: string,
+  agentRoot: string,
+  files: FileRefs | undefined,
+  text: string | undefined,
+  field: string,
+): PromptPart {
+  if (files !== undefined) {
+    const read = readPromptFiles(hankDir, files, { field });
+    if (!read.ok) return { ok: false, text: "", message: read.problems.map((p) => p.message).join("; ") };
+    const resolved = applyTemplateVariables(read.text, { agentRoot });
+    return { ok: true, text: resolved, message: "", ...(read.metadata && { metadata: read.metadata }) };
+  }
+  const cleaned = applyTemplateVariables(stripHtmlComments(text ?? ""), { agentRoot });
+  return { ok: true, text: cleaned, message: "" };
+}
+
+export function buildPrompts(hank: HankFile, codon: Codon, hankDir: string, agentRoot: string): BuiltPrompts {
+  const prompt = readPart(hankDir, agentRoot, codon.promptFile, codon.promptText, "promptFile");
+  if (!prompt.ok) return { ok: false, message: prompt.message };
+  const global = readPart(
+    hankDir,
+    agentRoot,
+    hank.globalSystemPromptFile,
+    hank.globalSystemPromptText,
+    "globalSystemPromptFile",
+  );
+  if (!global.ok) return { ok: false, message: global.message };
+  const append = readPart(
+    hankDir,
+    agentRoot,
+    codon.appendSystemPromptFile,
+    codon.appendSystemPromptText,
+    "appendSystemPromptFile",
+  );
+  if (!append.ok) return { ok: false, message: append.message };
+  const system = [global.text.trim(), append.text.trim()].filter((t) => t !== "").join("\n\n");
+  return {
+    ok: true,
+    prompt: prompt.text,
+    ...(system !== "" && { systemPrompt: system }),
+    ...(prompt.metadata && { metadata: prompt.metadata }),
+  };
+}

@@ -1,0 +1,80 @@
+import type { HarnessRegistry } from "../harness/harness.ts";
+import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
+import type { ResolvedModel } from "../spec/models/index.ts";
+import type { Codon, HankFile } from "../spec/schema/index.ts";
+import type { Clock } from "./clock.ts";
+import type { EventSink } from "./event-sink.ts";
+
+/** Run-wide settings that come from the command line or the library caller. */
+export interface EngineOptions {
+  /** No interactive client can retry a parked codon: a retriable failure under `abort` fails the run. */
+  readonly headless: boolean;
+  /** `--max-cost`: replaces the hank's dollar ceiling. */
+  readonly maxCostUsd?: number;
+  /** `--max-time`: replaces the hank's time ceiling, in seconds. */
+  readonly maxTimeSeconds?: number;
+  /** `--shim-idle-timeout`: idle timeout in seconds, below codon and hank overrides. */
+  readonly idleTimeoutSeconds?: number;
+}
+
+/** Everything the engine runs on. Validation has already passed. */
+export interface EngineInput {
+  /** The validated hank, with any model override applied. */
+  readonly hank: HankFile;
+  readonly hankDir: string;
+  /** Resolved models by the id written in the (overridden) hank. */
+  readonly models: ReadonlyMap<string, ResolvedModel>;
+  /** The agent's working directory. */
+  readonly agentRoot: string;
+  /** The runtime's environment; each codon's agent gets it with the HANKWEAVE_ overlay and its `env`. */
+  readonly processEnv: Readonly<Record<string, string | undefined>>;
+  readonly options: EngineOptions;
+  /** The persisted plan of an earlier run of this execution; a new plan is built when absent. */
+  readonly plan?: ExecutionPlan;
+}
+
+/** What a workspace hook gets to know about the codon it acts for. */
+export interface CodonContext {
+  readonly entry: PlannedCodon;
+  readonly codon: Codon;
+  readonly runId: string;
+  readonly attempt: number;
+}
+
+export type HookResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/**
+ * Plug-in points for the workspace (rig setup, checkpoints, outputs, archives, snapshots). The engine
+ * calls them at the codon boundaries and records what they report; it never does their work itself.
+ */
+export interface EngineHooks {
+  /** Rig setup, before the agent starts (status `preparing`). A failure fails the attempt there. */
+  prepareCodon?(context: CodonContext, signal: AbortSignal): Promise<HookResult>;
+  /** After an attempt ended: checkpoint, outputs and archive on success. A failure fails the run. */
+  finishCodon?(
+    context: CodonContext & { readonly success: boolean; readonly changedPaths: readonly string[] },
+  ): Promise<HookResult>;
+  /** After a loop ended (loop archives). */
+  finishLoop?(loopId: string, iteration: number): Promise<HookResult>;
+  /** At every codon boundary: persist the plan and state snapshot. */
+  persist?(plan: ExecutionPlan): void;
+}
+
+export interface EngineDeps {
+  readonly clock: Clock;
+  readonly newId: () => string;
+  readonly sink: EventSink;
+  readonly harnesses: HarnessRegistry;
+  /** Cancels the run: the current session is stopped and the run ends `aborted`. */
+  readonly signal: AbortSignal;
+  readonly hooks?: EngineHooks;
+}
+
+/** How a run ended. `aborted` is a delivered cancel; crash recovery writes `interrupted`, never us. */
+export interface RunResult {
+  readonly runId: string;
+  readonly status: "completed" | "failed" | "aborted";
+  readonly exitCode: 0 | 1;
+  readonly message: string;
+  readonly plan: ExecutionPlan;
+}

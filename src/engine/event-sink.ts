@@ -1,0 +1,41 @@
+import type { DataOf, EventOf, JournaledEvent, JournaledType, RunState } from "../journal/index.ts";
+import { initialRunState, reduce } from "../journal/index.ts";
+
+/**
+ * Where the engine sends its events. Every event goes to the store first (the journal: the truth), then
+ * into the pure reducer (the run state the engine reads back), then to listeners (progress printer,
+ * server broadcast). The engine keeps no other copy of what happened.
+ */
+export interface EventSink {
+  emit<T extends JournaledType>(type: T, data: DataOf<T>): EventOf<T>;
+  /** The run state after every event emitted so far (prior runs included when hydrated). */
+  state(): RunState;
+}
+
+/** Appends one event and returns it with its envelope. `JournalWriter` is one. */
+export interface EventStore {
+  append<T extends JournaledType>(draft: { readonly type: T; readonly data: DataOf<T> }): EventOf<T>;
+}
+
+export type EventListener = (event: JournaledEvent, state: RunState) => void;
+
+export interface EventSinkOptions {
+  readonly store: EventStore;
+  /** The state rebuilt from the journal of earlier runs; empty for a new execution. */
+  readonly initialState?: RunState;
+  readonly listeners?: readonly EventListener[];
+}
+
+export function createEventSink(options: EventSinkOptions): EventSink {
+  let current = options.initialState ?? initialRunState();
+  const listeners = options.listeners ?? [];
+  return {
+    emit(type, data) {
+      const event = options.store.append({ type, data });
+      current = reduce(current, event as JournaledEvent);
+      for (const listener of listeners) listener(event as JournaledEvent, current);
+      return event;
+    },
+    state: () => current,
+  };
+}

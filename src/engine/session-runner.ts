@@ -1,0 +1,246 @@
+import type {
+  Harness,
+  HarnessEvent,
+  SessionOutcome,
+  SessionRequest,
+  UsageIncrement,
+} from "../harness/harness.ts";
+import type { ModelPricing } from "../spec/models/index.ts";
+import { modelCostUsd } from "../spec/models/index.ts";
+import { type MeterState, meter } from "./budget/index.ts";
+import type { BudgetExceeded } from "./budget/types.ts";
+import type { Clock, TimerHandle } from "./clock.ts";
+import type { EventSink } from "./event-sink.ts";
+import { fingerprintFile } from "./file-fingerprint.ts";
+
+/** Tool results longer than this are cut in the journal (reference `toolResultTruncateLength`). */
+export const TOOL_RESULT_TRUNCATE_LENGTH = 2500;
+
+/** Why the engine itself stopped a session: never the agent's own end. */
+export type StopCause = "budget" | "idle-timeout" | "cancelled";
+
+export interface SessionRunInput {
+  readonly harness: Harness;
+  readonly request: Omit<SessionRequest, "signal">;
+  readonly pricing: ModelPricing | null;
+  readonly idleTimeoutMs: number;
+  /** The codon execution's meter (carried across extensions). */
+  readonly meter: MeterState;
+  /** When the codon execution started, for duration budgets. */
+  readonly executionStartMs: number;
+  /** Dollars the execution spent before this session (earlier extensions). */
+  readonly costBefore: number;
+  /** Called once the session reports its id. */
+  readonly onSessionStarted: (sessionId: string) => void;
+}
+
+export interface SessionRunDeps {
+  readonly sink: EventSink;
+  readonly clock: Clock;
+  /** The run's cancel signal. */
+  readonly signal: AbortSignal;
+}
+
+export interface SessionRunResult {
+  readonly outcome: SessionOutcome;
+  readonly meter: MeterState;
+  readonly exceeded?: BudgetExceeded;
+  readonly stopCause?: StopCause;
+  readonly sessionId?: string;
+  /** Dollars of the whole execution so far (earlier extensions included). */
+  readonly costUsd: number;
+  /** Workspace paths the agent reported changing, for the checkpoint. */
+  readonly changedPaths: readonly string[];
+}
+
+/**
+ * Runs one harness session: streams its events into the journal, meters the budget as usage arrives,
+ * and watches for silence and for the time budget. The engine stops the session by aborting it and
+ * records why (`stopCause`), so a budget stop is never mistaken for the agent's own end.
+ */
+export async function runSession(input: SessionRunInput, deps: SessionRunDeps): Promise<SessionRunResult> {
+  const state = new SessionState(input, deps);
+  const session = input.harness.start({ ...input.request, signal: state.controller.signal });
+  try {
+    for await (const event of session) state.onEvent(event);
+    const outcome = await session.outcome;
+    return state.result(outcome);
+  } finally {
+    state.dispose();
+  }
+}
+
+class SessionState {
+  readonly controller = new AbortController();
+  #meter: MeterState;
+  #exceeded: BudgetExceeded | undefined;
+  #stopCause: StopCause | undefined;
+  #sessionId: string | undefined;
+  #cost: number;
+  readonly #changed = new Set<string>();
+  #idleTimer: TimerHandle | undefined;
+  #budgetTimer: TimerHandle | undefined;
+  readonly #onParentAbort = (): void => this.stop("cancelled");
+
+  constructor(
+    private readonly input: SessionRunInput,
+    private readonly deps: SessionRunDeps,
+  ) {
+    this.#meter = input.meter;
+    this.#cost = input.costBefore;
+    if (deps.signal.aborted) this.stop("cancelled");
+    deps.signal.addEventListener("abort", this.#onParentAbort, { once: true });
+    this.armIdle();
+    this.armDurationBudget();
+  }
+
+  onEvent(event: HarnessEvent): void {
+    this.armIdle();
+    const codonId = this.input.request.codonId;
+    const { sink } = this.deps;
+    switch (event.type) {
+      case "session.started":
+        this.#sessionId = event.sessionId;
+        this.input.onSessionStarted(event.sessionId);
+        return;
+      case "assistant.text":
+        sink.emit("assistant.action", { codonId, action: "message", content: event.text });
+        return;
+      case "assistant.thinking":
+        sink.emit("assistant.action", { codonId, action: "thinking", content: event.text });
+        return;
+      case "tool.use":
+        sink.emit("assistant.action", {
+          codonId,
+          action: "tool_use",
+          content: event.toolName,
+          toolName: event.toolName,
+          toolInput: { ...event.input },
+          toolUseId: event.toolUseId,
+        });
+        return;
+      case "tool.result":
+        sink.emit("tool.result", {
+          codonId,
+          toolUseId: event.toolUseId,
+          toolName: event.toolName,
+          result: event.result.slice(0, TOOL_RESULT_TRUNCATE_LENGTH),
+          truncated: event.result.length > TOOL_RESULT_TRUNCATE_LENGTH,
+          originalLength: event.result.length,
+          executionTimeMs: event.executionTimeMs,
+          isError: event.isError,
+        });
+        return;
+      case "usage":
+        this.onUsage(event.usage);
+        return;
+      case "file.changed":
+        this.onFileChanged(event);
+        return;
+      case "compaction":
+        sink.emit("info", { message: `Codon ${codonId}: the agent compacted its context` });
+        return;
+      case "turn.ended":
+        return;
+    }
+  }
+
+  private onUsage(usage: UsageIncrement): void {
+    const costUsd =
+      usage.costUsd ?? (this.input.pricing === null ? null : modelCostUsd(this.input.pricing, usage));
+    const priced: UsageIncrement = { ...usage, costUsd };
+    this.#cost += costUsd ?? 0;
+    this.deps.sink.emit("token.usage", {
+      codonId: this.input.request.codonId,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheCreationTokens: usage.cacheCreationTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      totalCost: this.#cost,
+      modelId: this.input.request.model.id,
+    });
+    this.applyMeter({ usage: priced, elapsedSeconds: this.elapsedSeconds() });
+  }
+
+  private onFileChanged(event: Extract<HarnessEvent, { type: "file.changed" }>): void {
+    this.#changed.add(event.path);
+    const print = fingerprintFile(this.input.request.cwd, event.path, event.action === "deleted");
+    this.deps.sink.emit("file.updated", {
+      path: event.path,
+      filename: print.filename,
+      action: event.action,
+      ...(print.sha256 !== undefined && { sha256: print.sha256 }),
+      ...(print.bytes !== undefined && { bytes: print.bytes }),
+      source:
+        event.toolUseId === undefined
+          ? { kind: "codon-start" }
+          : { kind: "tool_use", toolUseId: event.toolUseId },
+    });
+  }
+
+  private applyMeter(reading: Parameters<typeof meter>[1]): void {
+    const result = meter(this.#meter, reading);
+    this.#meter = result.state;
+    if (result.exceeded !== undefined && this.#exceeded === undefined) {
+      this.#exceeded = result.exceeded;
+      this.stop("budget");
+    }
+  }
+
+  private elapsedSeconds(): number {
+    return (this.deps.clock.now() - this.input.executionStartMs) / 1000;
+  }
+
+  private armIdle(): void {
+    const { clock } = this.deps;
+    if (this.#idleTimer !== undefined) clock.clearTimeout(this.#idleTimer);
+    this.#idleTimer = clock.setTimeout(() => this.stop("idle-timeout"), this.input.idleTimeoutMs);
+  }
+
+  /** One timer at the moment the duration limit is reached; usage events check it too. */
+  private armDurationBudget(): void {
+    const duration = this.#meter.limits.duration;
+    if (duration === undefined) return;
+    const remainingMs = Math.max(
+      0,
+      duration.limit * 1000 - (this.deps.clock.now() - this.input.executionStartMs),
+    );
+    this.#budgetTimer = this.deps.clock.setTimeout(
+      () => this.applyMeter({ elapsedSeconds: this.elapsedSeconds() }),
+      remainingMs,
+    );
+  }
+
+  stop(cause: StopCause): void {
+    if (this.#stopCause !== undefined) return;
+    this.#stopCause = cause;
+    this.controller.abort(cause);
+  }
+
+  result(outcome: SessionOutcome): SessionRunResult {
+    this.applyMeter({ elapsedSeconds: this.elapsedSeconds() });
+    const sessionId = this.#sessionId ?? outcome.sessionId;
+    return {
+      outcome,
+      meter: this.#meter,
+      ...(this.#exceeded !== undefined && { exceeded: this.#exceeded }),
+      ...(this.#stopCause !== undefined && { stopCause: this.#stopCause }),
+      ...(sessionId !== undefined && { sessionId }),
+      costUsd: this.finalCost(outcome),
+      changedPaths: [...this.#changed],
+    };
+  }
+
+  /** The harness's authoritative total wins over the sum of increments when it reports one. */
+  private finalCost(outcome: SessionOutcome): number {
+    const reported = outcome.totals.costUsd;
+    return reported === null ? this.#cost : this.input.costBefore + reported;
+  }
+
+  dispose(): void {
+    const { clock, signal } = this.deps;
+    if (this.#idleTimer !== undefined) clock.clearTimeout(this.#idleTimer);
+    if (this.#budgetTimer !== undefined) clock.clearTimeout(this.#budgetTimer);
+    signal.removeEventListener("abort", this.#onParentAbort);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The execution plan: a pure, serializable description of which codon runs when. `buildPlan` flattens a
+ * hank with loops at iteration 0; after each codon the driver asks `decideAfterCodon` and applies the
+ * answer with `applyDecision`, which splices in the next iteration or ends the loop.
+ */
+export { applyDecision } from "./apply-decision.ts";
+export { buildPlan, iterationEntries } from "./build-plan.ts";
+export type { FinishedIds } from "./cursor.ts";
+export { findEntry, findPrevious, isPlanFinished, nextCodon, openLoops } from "./cursor.ts";
+export type { AfterCodonDecision, FinishedCodon } from "./decide-after-codon.ts";
+export { decideAfterCodon, loopEnds } from "./decide-after-codon.ts";
+export { dropRestOfIteration } from "./drop-rest-of-iteration.ts";
+export type { ExecutionPlan, LoopPlacement, LoopStatus, PlannedCodon } from "./execution-plan.ts";
+export { PLAN_VERSION } from "./execution-plan.ts";
+export type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
+export { eventTerminationReason, LOOP_END_CAUSES, LOOP_TERMINATION_REASONS } from "./loop-end-cause.ts";
+export { endLoop, loopStatus, reopenLoop } from "./loop-status.ts";
+export { iterationIndexes, nextIteration } from "./next-iteration.ts";
+export type { ParsedPlan } from "./parse-execution-plan.ts";
+export { ExecutionPlanSchema, parseExecutionPlan } from "./parse-execution-plan.ts";
+export { loopOf, resolveCodon, terminateOnOf, unresolvedEntries } from "./resolve-codon.ts";
+export type { ParsedRuntimeId } from "./runtime-id.ts";
+export { parseRuntimeId, runtimeIdOf } from "./runtime-id.ts";
+export { runtimeIdCollisions } from "./runtime-id-collisions.ts";
+export type { BudgetScope, CodonFinish, LoopCodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";
+export {
+  carriesOn,
+  firstLoopStop,
+  LOOP_STOP_RULES,
+  stopOnBudget,
+  stopOnContext,
+  stopOnFailure,
+  stopOnIterationLimit,
+} from "./stop-rules.ts";

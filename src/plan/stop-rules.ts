@@ -1,0 +1,100 @@
+import type { TerminateOn } from "../spec/schema/index.ts";
+import type { LoopPlacement } from "./execution-plan.ts";
+import type { LoopEndCause } from "./loop-end-cause.ts";
+
+/** Which budget ran out: the codon's own cap, its loop's budget, or the hank's. */
+export type BudgetScope = "codon" | "loop" | "hank";
+
+/**
+ * How a planned codon finished, as the engine classified it once budgets and `onFailure` were applied.
+ * - `completed`: success (an `exhaustWithPrompt` codon that used up its context is a success too).
+ * - `skipped`: skipped on request; it counts as done and a loop carries on.
+ * - `context-exceeded`: the provider reported context exhaustion.
+ * - `budget-exceeded`: a budget ran out and the codon completed gracefully (`onExceeded: complete`);
+ *   under `onExceeded: fail` the engine reports `failed` or `failed-ignored` instead.
+ * - `failed-ignored`: failed under `onFailure: ignore`.
+ * - `failed`: failed for good under `abort` (or `retry` with attempts spent): this run stops.
+ */
+export type CodonFinish =
+  | { readonly kind: "completed" }
+  | { readonly kind: "skipped" }
+  | { readonly kind: "context-exceeded" }
+  | { readonly kind: "budget-exceeded"; readonly scope: BudgetScope }
+  | { readonly kind: "failed-ignored" }
+  | { readonly kind: "failed" };
+
+/** What a stop rule sees: a codon of a loop that just finished, and the loop's stop condition. */
+export interface LoopCodonFinish {
+  readonly placement: LoopPlacement;
+  readonly finish: CodonFinish;
+  readonly terminateOn: TerminateOn;
+}
+
+/** A rule's verdict: the loop ends, and whether the rest of the current iteration is removed. */
+export interface LoopStop {
+  readonly cause: LoopEndCause;
+  readonly dropRemaining: boolean;
+}
+
+/** One stop condition. Returns a stop when it fires, undefined otherwise. Rules are tried in order. */
+export type LoopStopRule = (input: LoopCodonFinish) => LoopStop | undefined;
+
+/** A loop or hank budget ran out at this codon, whatever its position: the loop ends here. */
+export const stopOnBudget: LoopStopRule = ({ finish }) =>
+  finish.kind === "budget-exceeded" && finish.scope !== "codon"
+    ? { cause: "budget", dropRemaining: true }
+    : undefined;
+
+/** Context ran out in a `contextExceeded` loop, at any codon: the loop ends successfully here. */
+export const stopOnContext: LoopStopRule = ({ finish, terminateOn }) =>
+  finish.kind === "context-exceeded" && terminateOn.type === "contextExceeded"
+    ? { cause: "context_exceeded", dropRemaining: true }
+    : undefined;
+
+/**
+ * A codon failed for good: the loop ends with `failure`. The rest of the iteration stays in the plan
+ * so that a continuation run can retry the failed codon and carry on (`reopenLoop`).
+ */
+export const stopOnFailure: LoopStopRule = ({ finish }) =>
+  finish.kind === "failed" ? { cause: "failure", dropRemaining: false } : undefined;
+
+/** Finishes after which an iteration carries on to its next codon or its end. */
+export function carriesOn(finish: CodonFinish): boolean {
+  switch (finish.kind) {
+    case "completed":
+    case "skipped":
+    case "failed-ignored":
+      return true;
+    case "budget-exceeded":
+      return finish.scope === "codon";
+    case "context-exceeded":
+    case "failed":
+      return false;
+  }
+}
+
+/** At the last codon of iteration N of an `iterationLimit` loop: stop when N >= limit - 1. */
+export const stopOnIterationLimit: LoopStopRule = ({ placement, finish, terminateOn }) =>
+  terminateOn.type === "iterationLimit" &&
+  placement.isLast &&
+  carriesOn(finish) &&
+  placement.iteration >= terminateOn.limit - 1
+    ? { cause: "iteration_limit", dropRemaining: false }
+    : undefined;
+
+/** The runtime's rules, in the spec's order: budget, context, failure, then the iteration limit. */
+export const LOOP_STOP_RULES: readonly LoopStopRule[] = [
+  stopOnBudget,
+  stopOnContext,
+  stopOnFailure,
+  stopOnIterationLimit,
+];
+
+/** The first rule that fires, or undefined when the loop goes on. */
+export function firstLoopStop(rules: readonly LoopStopRule[], input: LoopCodonFinish): LoopStop | undefined {
+  for (const rule of rules) {
+    const stop = rule(input);
+    if (stop !== undefined) return stop;
+  }
+  return undefined;
+}

@@ -1,0 +1,166 @@
+import fs from "node:fs";
+import path from "node:path";
+import { error, type ValidationIssue } from "./issues.ts";
+import { parseJsonWithPosition } from "./load-json.ts";
+import { DEFAULT_HANK_FILE } from "./load-positionals.ts";
+
+export { findJsonFault, type JsonParse, lineAndColumn, parseJsonWithPosition } from "./load-json.ts";
+export { applyModelOverride } from "./load-model-override.ts";
+export {
+  DEFAULT_HANK_FILE,
+  looksLikeHank,
+  type PositionalResolution,
+  resolvePositionals,
+} from "./load-positionals.ts";
+
+/**
+ * Loads a hank file: a `.json` file, or a directory holding `hank.json`. Only reading and JSON
+ * syntax are checked here; the shape is the validator's job. Every failure is one issue with the
+ * file it concerns and a hint; this never throws for user input.
+ */
+export type LoadResult =
+  | {
+      readonly ok: true;
+      /** Absolute path of the hank file. */
+      readonly hankPath: string;
+      /** The directory hank refs are relative to. */
+      readonly hankDir: string;
+      readonly raw: unknown;
+      /** The file's text as read (BOM removed); hashed for resume. */
+      readonly text: string;
+    }
+  | {
+      readonly ok: false;
+      readonly issue: ValidationIssue;
+      /** Where a JSON syntax error is, for a code frame. */
+      readonly position?: { readonly line: number; readonly column: number; readonly offset: number };
+    };
+
+const INIT_HINT =
+  "Pass a hank .json file or a directory that contains hank.json; `hankweave --init` scaffolds a new hank.";
+
+export function loadHankFile(target: string, cwd: string): LoadResult {
+  const unsupported = unsupportedSource(target);
+  if (unsupported !== null) return { ok: false, issue: unsupported };
+  const located = locateHankFile(path.resolve(cwd, target));
+  if (typeof located !== "string") return { ok: false, issue: located };
+  let text: string;
+  try {
+    text = fs.readFileSync(located, "utf8");
+  } catch (caught) {
+    const reason = caught instanceof Error ? caught.message : String(caught);
+    return fail(
+      "hank-unreadable",
+      located,
+      `Cannot read hank file ${located}: ${reason}`,
+      "Check the file's permissions.",
+    );
+  }
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
+  const parsed = parseJsonWithPosition(text);
+  if (!parsed.ok) {
+    const where = `line ${parsed.line}, column ${parsed.column}`;
+    const message = `Invalid JSON in ${located} at ${where}: ${parsed.message}`;
+    const hint = `${parsed.hint} Fix the JSON at ${where}.`;
+    const position = { line: parsed.line, column: parsed.column, offset: parsed.offset };
+    return { ...fail("invalid-json", located, message, hint), position };
+  }
+  return { ok: true, hankPath: located, hankDir: path.dirname(located), raw: parsed.value, text };
+}
+
+/** Sources the reference accepts that this runtime does not read yet. */
+function unsupportedSource(target: string): ValidationIssue | null {
+  if (target === "-") {
+    const hint = "Save the hank to a file and pass its path.";
+    return withFile(
+      error("hank-stdin-unsupported", [], "Reading a hank from stdin (-) is not supported", hint),
+      "-",
+    );
+  }
+  if (/^(?:https?:\/\/|git@)/.test(target)) {
+    const hint = "Clone the repository and pass the path of its hank.json.";
+    return withFile(
+      error("hank-remote-unsupported", [], `Remote hanks are not supported: ${target}`, hint),
+      target,
+    );
+  }
+  const lower = target.toLowerCase();
+  if (lower.endsWith(".hank") || lower.endsWith(".tar.zst")) {
+    const hint = "Unpack the bundle and pass the path of its hank.json.";
+    return withFile(
+      error("hank-bundle-unsupported", [], `Hank bundles are not supported: ${target}`, hint),
+      target,
+    );
+  }
+  return null;
+}
+
+/** The hank file's absolute path, auto-discovering hank.json in a directory; or the issue. */
+function locateHankFile(absolute: string): string | ValidationIssue {
+  const stats = statOrIssue(absolute);
+  if (stats === null) return notFound(absolute, `Hank file not found: ${absolute}`, INIT_HINT);
+  if (!(stats instanceof fs.Stats)) return stats;
+  if (stats.isDirectory()) {
+    const candidate = path.join(absolute, DEFAULT_HANK_FILE);
+    const inner = statOrIssue(candidate);
+    if (inner === null) {
+      return notFound(candidate, `No ${DEFAULT_HANK_FILE} in directory ${absolute}`, directoryHint(absolute));
+    }
+    if (!(inner instanceof fs.Stats)) return inner;
+    return inner.isFile() ? candidate : notAFile(candidate);
+  }
+  return stats.isFile() ? absolute : notAFile(absolute);
+}
+
+function directoryHint(directory: string): string {
+  let names: string[] = [];
+  try {
+    names = fs
+      .readdirSync(directory)
+      .filter((name) => name.toLowerCase().endsWith(".json"))
+      .sort();
+  } catch {
+    names = [];
+  }
+  if (names.length === 0) return INIT_HINT;
+  const shown = names.slice(0, 5).map((name) => path.join(directory, name));
+  const more = names.length > 5 ? `, and ${names.length - 5} more` : "";
+  return `Pass the hank file itself, e.g. ${shown.join(", ")}${more}; or a directory that contains hank.json.`;
+}
+
+function notFound(file: string, message: string, hint: string): ValidationIssue {
+  return withFile(error("hank-not-found", [], message, hint), file);
+}
+
+function notAFile(file: string): ValidationIssue {
+  const hint = "Pass a regular JSON file (FIFOs, sockets and devices cannot be read as a hank).";
+  return withFile(error("hank-not-a-file", [], `Hank path ${file} is not a regular file`, hint), file);
+}
+
+function fail(
+  code: string,
+  file: string,
+  message: string,
+  hint: string,
+): { ok: false; issue: ValidationIssue } {
+  return { ok: false, issue: withFile(error(code, [], message, hint), file) };
+}
+
+function withFile(issue: ValidationIssue, file: string): ValidationIssue {
+  return { ...issue, file };
+}
+
+/** The entry's stats; null when it does not exist; an issue when it cannot be examined. */
+function statOrIssue(target: string): fs.Stats | ValidationIssue | null {
+  try {
+    return fs.statSync(target);
+  } catch (caught) {
+    const code = caught instanceof Error && "code" in caught ? caught.code : undefined;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    const reason = caught instanceof Error ? caught.message : String(caught);
+    return withFile(
+      error("hank-unreadable", [], `Cannot read hank path ${target}: ${reason}`, "Check permissions."),
+      target,
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import type { JsonPath, ValidationIssue } from "../issues.ts";
+import { countLines, readPromptFiles } from "../prompt.ts";
+import type { HankView, PlacedCodon } from "./hank-view.ts";
+import type { PromptSummary } from "./validation-types.ts";
+
+/**
+ * Prompt and system prompt files: each ref through the strict ref contract, each file read (empty and
+ * over-1-MB files warn), and the prompt statistics the `--validate` tree shows.
+ */
+export interface PromptStage {
+  readonly issues: ValidationIssue[];
+  readonly prompts: Map<string, PromptSummary>;
+}
+
+export function checkPromptFiles(
+  view: HankView,
+  codons: readonly PlacedCodon[],
+  hankDir: string,
+): PromptStage {
+  const issues: ValidationIssue[] = [];
+  const prompts = new Map<string, PromptSummary>();
+  if (view.globalSystemPromptFile !== undefined) {
+    issues.push(
+      ...readIssues(hankDir, view.globalSystemPromptFile, "globalSystemPromptFile", [
+        "globalSystemPromptFile",
+      ]),
+    );
+  }
+  for (const { codon, path } of codons) {
+    if (codon.promptFile !== undefined) {
+      const read = readPromptFiles(hankDir, codon.promptFile, {
+        field: "promptFile",
+        path: [...path, "promptFile"],
+      });
+      issues.push(...(read.ok ? [] : read.problems), ...read.warnings);
+      if (read.ok && !prompts.has(codon.id))
+        prompts.set(codon.id, { files: read.files.length, lines: read.lines });
+    } else if (codon.promptText !== undefined && !prompts.has(codon.id)) {
+      prompts.set(codon.id, { files: 1, lines: countLines(codon.promptText) });
+    }
+    if (codon.appendSystemPromptFile !== undefined) {
+      const field = "appendSystemPromptFile";
+      issues.push(...readIssues(hankDir, codon.appendSystemPromptFile, field, [...path, field]));
+    }
+  }
+  return { issues, prompts };
+}
+
+function readIssues(
+  hankDir: string,
+  refs: string | readonly string[],
+  field: string,
+  path: JsonPath,
+): ValidationIssue[] {
+  const read = readPromptFiles(hankDir, refs, { field, path });
+  return [...(read.ok ? [] : read.problems), ...read.warnings];
+}

@@ -1,0 +1,45 @@
+import type { ValidationIssue } from "../issues.ts";
+import type { ResolvedModel } from "../models/index.ts";
+import type { HankFile } from "../schema/index.ts";
+
+/** What validation needs from the outside world. Nothing else is read from the process. */
+export interface ValidationContext {
+  /** The hank file itself (for messages). */
+  readonly hankPath: string;
+  /** The directory refs are resolved against. */
+  readonly hankDir: string;
+  /** The environment requirements and pass-through are checked against. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The CLI `-m`: replaces every codon's model (loops included) before validation. */
+  readonly modelOverride?: string;
+  /** Whether a program is on PATH; defaults to a PATH search of `env.PATH` for an executable file. */
+  readonly findTool?: (name: string) => boolean;
+}
+
+export interface PromptSummary {
+  /** Prompt files of the codon; 1 for `promptText`. */
+  readonly files: number;
+  /** Lines of the composed prompt after frontmatter and comments are stripped. */
+  readonly lines: number;
+}
+
+export interface EnvPassthroughEntry {
+  /** The name the agent sees (`HANKWEAVE_FOO` → `FOO`). */
+  readonly name: string;
+  /** The value, masked when the name looks like a secret. */
+  readonly shown: string;
+}
+
+export interface ValidationReport {
+  /** True when there is no error; warnings do not block a run. */
+  readonly ok: boolean;
+  readonly issues: ValidationIssue[];
+  /** The parsed hank (defaults applied, model override applied) when the schema accepted it. */
+  readonly hank?: HankFile;
+  /** Resolved models by requested id. */
+  readonly models: ReadonlyMap<string, ResolvedModel>;
+  /** Prompt statistics by codon config id. */
+  readonly prompts: ReadonlyMap<string, PromptSummary>;
+  /** `HANKWEAVE_` variables passed through to agents, secrets masked. */
+  readonly envPassthrough: ReadonlyArray<EnvPassthroughEntry>;
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ProcessClock } from "./process-clock.ts";
+
+/** Shared by the process and rig tests: a hand-driven clock, temp dirs and a look at live processes. */
+
+export interface FakeClock extends ProcessClock {
+  /** Moves time forward and fires the timers that came due, in order. */
+  advance(ms: number): void;
+  pendingTimers(): number;
+}
+
+export function createFakeClock(start = 0): FakeClock {
+  let now = start;
+  let nextHandle = 1;
+  const timers = new Map<number, { at: number; callback: () => void }>();
+  return {
+    now: () => now,
+    setTimeout(callback, ms) {
+      const handle = nextHandle++;
+      timers.set(handle, { at: now + ms, callback });
+      return handle;
+    },
+    clearTimeout(handle) {
+      if (typeof handle === "number") timers.delete(handle);
+    },
+    advance(ms) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...timers.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at)[0];
+        if (due === undefined) break;
+        timers.delete(due[0]);
+        now = Math.max(now, due[1].at);
+        due[1].callback();
+      }
+      now = until;
+    },
+    pendingTimers: () => timers.size,
+  };
+}
+
+export function tempDir(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `hankweave-${prefix}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Pids of the processes of a group that are still running (zombies, which are dead and only wait to
+ * be reaped by whoever inherited them, do not count). Reads /proc, so Linux only.
+ */
+export function liveGroupMembers(groupId: number): number[] {
+  const live: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(Number(name));
+    if (stat !== null && stat.group === groupId && stat.state !== "Z") live.push(Number(name));
+  }
+  return live;
+}
+
+/** Whether a process still runs (not gone, not a zombie). Linux only. */
+export function isRunning(pid: number): boolean {
+  const stat = readStat(pid);
+  return stat !== null && stat.state !== "Z";
+}
+
+function readStat(pid: number): { state: string; group: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0] ?? "", group: Number(fields[2]) };
+}
