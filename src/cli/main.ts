@@ -11,11 +11,22 @@ const output = (stream: NodeJS.WriteStream) => ({
   columns: stream.isTTY === true ? stream.columns : undefined,
 });
 
+// The first SIGINT/SIGTERM cancels the run (the engine records `aborted`); a second one exits at once.
+const cancel = new AbortController();
+const onSignal = (signal: NodeJS.Signals): void => {
+  if (cancel.signal.aborted) process.exit(130);
+  process.stderr.write(`\n! ${signal}: stopping the run (press again to exit at once)\n`);
+  cancel.abort(signal);
+};
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+
 process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
   stdout: output(process.stdout),
   stderr: output(process.stderr),
+  signal: cancel.signal,
   runtime: {
     version: readPackageVersion(),
     platform: process.platform,

@@ -19,6 +19,8 @@ export interface CliIo {
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   readonly runtime: RuntimeInfo;
+  /** Cancels a running hank (the binary aborts it on SIGINT/SIGTERM). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -43,8 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     case "validate":
       return validate(command.options, io);
     case "run":
-      io.stderr.write("Running hanks lands with the engine; use --validate\n");
-      return 1;
+      return run(command.options, argv, io);
   }
 }
 
@@ -55,6 +56,14 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
   const outcome = runValidate(options, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
   io.stdout.write(outcome.stdout);
   return outcome.exitCode;
+}
+
+async function run(options: CliOptions, argv: readonly string[], io: CliIo): Promise<number> {
+  const { runHankCommand } = await import("./run/run-command.ts");
+  const columns = io.stderr.columns ?? columnsFromEnv(io.env);
+  const render = { color: useColor(io.stderr.isTTY, io.env), width: renderWidth(columns) };
+  const signal = io.signal ?? new AbortController().signal;
+  return runHankCommand(options, { ...io, argv, signal }, render);
 }
 
 /** Without a terminal, `COLUMNS` (when a whole number) says how wide the reader's window is. */

@@ -14,7 +14,8 @@ interface AttemptFacts {
   readonly sessionId?: string;
   readonly endReasons: CodonEndReasons;
   readonly exitStatus: ExitStatus;
-  readonly changedPaths: readonly string[];
+  /** Null when unknown (a shell ran): the checkpoint scans. */
+  readonly changedPaths: readonly string[] | null;
   readonly limits?: CodonLimits;
   readonly budgetExceeded?: BudgetExceeded;
 }

@@ -48,11 +48,13 @@ export type HookResult = { readonly ok: true } | { readonly ok: false; readonly 
  * calls them at the codon boundaries and records what they report; it never does their work itself.
  */
 export interface EngineHooks {
+  /** Before the first codon: e.g. start the run's checkpoint branch. A failure fails the run. */
+  startRun?(runId: string): Promise<HookResult>;
   /** Rig setup, before the agent starts (status `preparing`). A failure fails the attempt there. */
   prepareCodon?(context: CodonContext, signal: AbortSignal): Promise<HookResult>;
   /** After an attempt ended: checkpoint, outputs and archive on success. A failure fails the run. */
   finishCodon?(
-    context: CodonContext & { readonly success: boolean; readonly changedPaths: readonly string[] },
+    context: CodonContext & { readonly success: boolean; readonly changedPaths: readonly string[] | null },
   ): Promise<HookResult>;
   /** After a loop ended (loop archives). */
   finishLoop?(loopId: string, iteration: number): Promise<HookResult>;

@@ -75,7 +75,7 @@ function earlyFailure(
     durationMs: ctx.deps.clock.now() - startMs,
     endReasons: { ...NO_LAYERS, codon: "error" },
     exitStatus: { type: "error", code: 1 },
-    changedPaths: [],
+    changedPaths: null,
     limits: ctx.limits,
   };
 }
@@ -88,7 +88,7 @@ function cancelledBeforeStart(ctx: AttemptContext, startMs: number): AttemptEnd 
     durationMs: ctx.deps.clock.now() - startMs,
     endReasons: { ...NO_LAYERS, codon: "aborted" },
     exitStatus: { type: "killed", signal: "SIGTERM" },
-    changedPaths: [],
+    changedPaths: null,
     limits: ctx.limits,
   };
 }

@@ -57,7 +57,8 @@ class RunDriver {
     this.transitions.run("RunStarted", {
       startingConditions: { type: this.input.plan ? "continuation" : "fresh" },
     });
-    const ending = await this.loop();
+    const started = (await this.deps.hooks?.startRun?.(this.runId)) ?? { ok: true };
+    const ending = started.ok ? await this.loop() : { status: "failed" as const, message: started.message };
     this.emitBudgetSummary();
     return this.end(ending);
   }

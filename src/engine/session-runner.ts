@@ -49,8 +49,11 @@ export interface SessionRunResult {
   readonly sessionId?: string;
   /** Dollars of the whole execution so far (earlier extensions included). */
   readonly costUsd: number;
-  /** Workspace paths the agent reported changing, for the checkpoint. */
-  readonly changedPaths: readonly string[];
+  /**
+   * Workspace paths the agent reported changing, for the checkpoint; null when a tool with unknown
+   * effects (a shell) ran, so the checkpoint must scan its globs instead.
+   */
+  readonly changedPaths: readonly string[] | null;
 }
 
 /**
@@ -78,6 +81,7 @@ class SessionState {
   #sessionId: string | undefined;
   #cost: number;
   readonly #changed = new Set<string>();
+  #unknownChanges = false;
   #idleTimer: TimerHandle | undefined;
   #budgetTimer: TimerHandle | undefined;
   readonly #onParentAbort = (): void => this.stop("cancelled");
@@ -110,6 +114,7 @@ class SessionState {
         sink.emit("assistant.action", { codonId, action: "thinking", content: event.text });
         return;
       case "tool.use":
+        if ((event.effects ?? "unknown") === "unknown") this.#unknownChanges = true;
         sink.emit("assistant.action", {
           codonId,
           action: "tool_use",
@@ -227,7 +232,7 @@ class SessionState {
       ...(this.#stopCause !== undefined && { stopCause: this.#stopCause }),
       ...(sessionId !== undefined && { sessionId }),
       costUsd: this.finalCost(outcome),
-      changedPaths: [...this.#changed],
+      changedPaths: this.#unknownChanges ? null : [...this.#changed],
     };
   }
 

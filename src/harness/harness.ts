@@ -60,6 +60,8 @@ export interface UsageIncrement {
   readonly costUsd: number | null;
 }
 
+export type ToolEffects = "none" | "reported-files" | "unknown";
+
 /** Normalized events, streamed while the session runs. */
 export type HarnessEvent =
   | { readonly type: "session.started"; readonly sessionId: string }
@@ -70,6 +72,11 @@ export type HarnessEvent =
       readonly toolUseId: string;
       readonly toolName: string;
       readonly input: Readonly<Record<string, unknown>>;
+      /**
+       * What the call may change in the workspace: nothing, only files it reports with `file.changed`,
+       * or anything (a shell). Absent means `unknown`; checkpoints then scan instead of trusting reports.
+       */
+      readonly effects?: ToolEffects;
     }
   | {
       readonly type: "tool.result";

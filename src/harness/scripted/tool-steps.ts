@@ -1,6 +1,7 @@
 import { deleteWorkspaceFile, type FileOpResult, writeWorkspaceFile } from "./file-ops.ts";
 import type { CommandResult } from "./run-command.ts";
 import { runCommand } from "./run-command.ts";
+import type { ToolEffects } from "../harness.ts";
 import { abortedStop, type ScriptedTurn, type TurnStop } from "./scripted-turn.ts";
 
 /**
@@ -29,7 +30,8 @@ async function runTool(
 ): Promise<TurnStop | undefined> {
   const { clock, newId } = turn.options;
   const toolUseId = newId();
-  turn.emit({ type: "tool.use", toolUseId, toolName, input });
+  const effects: ToolEffects = toolName === SCRIPTED_TOOLS.run ? "unknown" : "reported-files";
+  turn.emit({ type: "tool.use", toolUseId, toolName, input, effects });
   const started = clock.now();
   const outcome = await act();
   const executionTimeMs = clock.now() - started;

@@ -1,0 +1,25 @@
+/**
+ * The public test kit, `hankweave/testing`: run hanks on the offline scripted agent under a fake clock
+ * and assert on the journal they produce. Deterministic by construction: time moves only when the test
+ * advances it, and ids count up from 1.
+ *
+ * ```ts
+ * import { hankOf, runHankForTest, scriptedCodon } from "hankweave/testing";
+ *
+ * const run = await runHankForTest({ hank: hankOf([scriptedCodon("a", "@write out.txt hi")]) });
+ * assert.equal(run.result.status, "completed");
+ * assert.deepEqual(run.data("codon.completed").map((c) => c.codonId), ["a"]);
+ * run.remove();
+ * ```
+ *
+ * For timeouts, backoff and time budgets, start the run with `startHankForTest`, wait for the timer
+ * with `clock.nextTimer(...)`, advance the clock, then await `done` (see `FakeClock`).
+ */
+export { countingIds } from "./counting-ids.ts";
+export type { FakeClock, FakeClockOptions, PendingTimer, TimerMatcher } from "./fake-clock.ts";
+export { createFakeClock, FAKE_CLOCK_START } from "./fake-clock.ts";
+export { hankOf, scriptedCodon, scriptedLoop } from "./hank-builders.ts";
+export type { PreparedHank, PrepareHankInput, TestHankLayout } from "./prepare-test-hank.ts";
+export { prepareTestHank } from "./prepare-test-hank.ts";
+export type { HankTestOptions, HankTestRun, RunningHankTest } from "./run-hank-for-test.ts";
+export { runHankForTest, startHankForTest } from "./run-hank-for-test.ts";
