@@ -56,8 +56,12 @@ export interface EngineHooks {
   finishCodon?(
     context: CodonContext & { readonly success: boolean; readonly changedPaths: readonly string[] | null },
   ): Promise<HookResult>;
-  /** After a loop ended (loop archives). */
-  finishLoop?(loopId: string, iteration: number): Promise<HookResult>;
+  /** After a loop ended (loop archives). A failure fails the run. */
+  finishLoop?(loop: {
+    readonly loopId: string;
+    readonly iteration: number;
+    readonly runId: string;
+  }): Promise<HookResult>;
   /** At every codon boundary: persist the plan and state snapshot. */
   persist?(plan: ExecutionPlan): void;
 }

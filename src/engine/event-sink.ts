@@ -6,8 +6,15 @@ import { initialRunState, reduce } from "../journal/index.ts";
  * into the pure reducer (the run state the engine reads back), then to listeners (progress printer,
  * server broadcast). The engine keeps no other copy of what happened.
  */
+/** One event to emit, of any journaled type. */
+export type EventDraftOf = {
+  [T in JournaledType]: { readonly type: T; readonly data: DataOf<T> };
+}[JournaledType];
+
 export interface EventSink {
   emit<T extends JournaledType>(type: T, data: DataOf<T>): EventOf<T>;
+  /** Emits events that belong together in one journal write, so a crash keeps all or none of them. */
+  emitAll(drafts: readonly EventDraftOf[]): void;
   /** The run state after every event emitted so far (prior runs included when hydrated). */
   state(): RunState;
 }
@@ -15,6 +22,8 @@ export interface EventSink {
 /** Appends one event and returns it with its envelope. `JournalWriter` is one. */
 export interface EventStore {
   append<T extends JournaledType>(draft: { readonly type: T; readonly data: DataOf<T> }): EventOf<T>;
+  /** One write for several events; stores without it append them one by one. */
+  appendAll?(drafts: readonly EventDraftOf[]): EventOf<JournaledType>[];
 }
 
 export type EventListener = (event: JournaledEvent, state: RunState) => void;
@@ -29,12 +38,20 @@ export interface EventSinkOptions {
 export function createEventSink(options: EventSinkOptions): EventSink {
   let current = options.initialState ?? initialRunState();
   const listeners = options.listeners ?? [];
+  const take = (event: JournaledEvent): void => {
+    current = reduce(current, event);
+    for (const listener of listeners) listener(event, current);
+  };
   return {
     emit(type, data) {
       const event = options.store.append({ type, data });
-      current = reduce(current, event as JournaledEvent);
-      for (const listener of listeners) listener(event as JournaledEvent, current);
+      take(event as JournaledEvent);
       return event;
+    },
+    emitAll(drafts) {
+      const { store } = options;
+      const events = store.appendAll ? store.appendAll(drafts) : drafts.map((draft) => store.append(draft));
+      for (const event of events) take(event as JournaledEvent);
     },
     state: () => current,
   };

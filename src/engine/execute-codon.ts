@@ -1,5 +1,5 @@
 import type { FailureReason } from "../harness/failure-reason.ts";
-import { findCodon } from "../journal/index.ts";
+import { type DataOf, findCodon } from "../journal/index.ts";
 import type { CodonFinish, ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import type { Codon, TerminateOn } from "../spec/schema/index.ts";
 import type { AttemptEnd, ResumeTarget } from "./attempt-types.ts";
@@ -8,6 +8,7 @@ import { resolveLimits } from "./budget-input.ts";
 import { scopeOfLimit } from "./budget-scope.ts";
 import { sleep } from "./clock.ts";
 import type { EngineDeps, EngineInput } from "./engine-types.ts";
+import type { EventDraftOf } from "./event-sink.ts";
 import { type FailureAction, resolveFailureAction } from "./failure-policy.ts";
 import { runAttempt } from "./run-attempt.ts";
 import type { Transitions } from "./transitions.ts";
@@ -27,6 +28,11 @@ export interface CodonExecution {
 /** How a codon ended, for the plan; `runFailure` says why the run cannot go on. */
 export interface CodonOutcome {
   readonly finish: CodonFinish;
+  /**
+   * The codon's final `codon.completed` (and its narration), not yet emitted: the driver emits them in
+   * one journal write with the loop decision they cause, so a crash never separates the two.
+   */
+  readonly pending: readonly EventDraftOf[];
   /** The limits the last attempt ran under and what tripped, for the budget summary. */
   readonly limits?: CodonLimits;
   readonly exceeded?: BudgetExceeded;
@@ -55,12 +61,16 @@ export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> 
     const end = await runAttempt({ ...exec, attempt, limits });
     const hookProblem = await finishHook(exec, end, attempt);
     if (end.kind === "cancelled") {
-      completed(exec, end, attempt, { type: "unknown", retriable: true, message: "Run cancelled" });
-      return { finish: { kind: "failed" }, cancelled: true };
+      const pending = [
+        completed(exec, end, attempt, { type: "unknown", retriable: true, message: "Run cancelled" }),
+      ];
+      return { finish: { kind: "failed" }, cancelled: true, pending };
     }
     if (hookProblem !== undefined) {
-      completed(exec, end, attempt, { type: "unknown", retriable: false, message: hookProblem });
-      return { finish: { kind: "failed" }, runFailure: hookProblem };
+      const pending = [
+        completed(exec, end, attempt, { type: "unknown", retriable: false, message: hookProblem }),
+      ];
+      return { finish: { kind: "failed" }, runFailure: hookProblem, pending };
     }
     if (end.kind === "success") return withBudget(succeed(exec, end, attempt), end);
     const action = resolveFailureAction({
@@ -71,14 +81,14 @@ export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> 
       headless: exec.input.options.headless,
     });
     if (action.kind !== "retry") return withBudget(failFor(exec, end, attempt, action), end);
-    completed(exec, end, attempt, end.reason);
+    deps.sink.emitAll([completed(exec, end, attempt, end.reason)]);
     deps.sink.emit("info", {
       message: `Retrying codon ${entry.runtimeId} (attempt ${action.nextAttempt} of ${action.maxAttempts}) in ${action.delayMs}ms: ${end.reason.message}`,
     });
     try {
       await sleep(deps.clock, action.delayMs, deps.signal);
     } catch {
-      return { finish: { kind: "failed" }, cancelled: true };
+      return { finish: { kind: "failed" }, cancelled: true, pending: [] };
     }
     attempt = action.nextAttempt;
   }
@@ -116,18 +126,19 @@ function succeed(
   attempt: number,
 ): CodonOutcome {
   exec.transitions.codon(exec.entry.runtimeId, "completing-sentinels");
-  completed(exec, end, attempt, undefined);
+  const done = completed(exec, end, attempt, undefined);
   if (end.contextExceeded && exec.terminateOn?.type === "contextExceeded") {
-    exec.deps.sink.emit("info", {
-      message: `Codon ${exec.entry.runtimeId} completed successfully due to context exceeded`,
-    });
-    return { finish: { kind: "context-exceeded" }, sessionExhausted: true };
+    const info: EventDraftOf = {
+      type: "info",
+      data: { message: `Codon ${exec.entry.runtimeId} completed successfully due to context exceeded` },
+    };
+    return { finish: { kind: "context-exceeded" }, sessionExhausted: true, pending: [done, info] };
   }
   if (end.budgetExceeded !== undefined) {
     const limit = end.limits?.[end.budgetExceeded.currency];
-    return { finish: { kind: "budget-exceeded", scope: scopeOfLimit(limit?.source) } };
+    return { finish: { kind: "budget-exceeded", scope: scopeOfLimit(limit?.source) }, pending: [done] };
   }
-  return { finish: { kind: "completed" }, sessionExhausted: end.contextExceeded };
+  return { finish: { kind: "completed" }, sessionExhausted: end.contextExceeded, pending: [done] };
 }
 
 function failFor(
@@ -137,10 +148,9 @@ function failFor(
   action: Exclude<FailureAction, { kind: "retry" }>,
 ): CodonOutcome {
   if (action.kind === "ignore") {
-    completed(exec, end, attempt, end.reason, true);
-    return { finish: { kind: "failed-ignored" } };
+    return { finish: { kind: "failed-ignored" }, pending: [completed(exec, end, attempt, end.reason, true)] };
   }
-  completed(exec, end, attempt, end.reason);
+  const pending = [completed(exec, end, attempt, end.reason)];
   const why =
     action.kind === "stay-active"
       ? "no client is attached to retry it"
@@ -152,6 +162,7 @@ function failFor(
   return {
     finish: { kind: "failed" },
     runFailure: `Codon ${exec.entry.runtimeId} failed (${why}): ${end.reason.message}`,
+    pending,
   };
 }
 
@@ -161,9 +172,9 @@ function completed(
   attempt: number,
   reason: FailureReason | undefined,
   ignored = false,
-): void {
+): EventDraftOf {
   const success = end.kind === "success";
-  exec.deps.sink.emit("codon.completed", {
+  const data: DataOf<"codon.completed"> = {
     codonId: exec.entry.runtimeId,
     success,
     cost: end.costUsd,
@@ -181,5 +192,6 @@ function completed(
     endReasons: end.endReasons,
     attempt,
     ...(end.kind !== "success" && { failedDuring: end.failedDuring }),
-  });
+  };
+  return { type: "codon.completed", data };
 }

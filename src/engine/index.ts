@@ -13,6 +13,6 @@ export type {
   HookResult,
   RunResult,
 } from "./engine-types.ts";
-export type { EventListener, EventSink, EventStore } from "./event-sink.ts";
+export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event-sink.ts";
 export { createEventSink } from "./event-sink.ts";
 export { runHank } from "./run-hank.ts";

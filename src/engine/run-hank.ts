@@ -14,6 +14,7 @@ import type { ResumeTarget } from "./attempt-types.ts";
 import type { CodonBudgetRecord } from "./budget/index.ts";
 import { budgetSummary, effectiveCeiling } from "./budget/index.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
+import type { EventDraftOf } from "./event-sink.ts";
 import { type CodonOutcome, executeCodon } from "./execute-codon.ts";
 import { iterationStats } from "./loop-iteration-stats.ts";
 import { Transitions } from "./transitions.ts";
@@ -88,25 +89,38 @@ class RunDriver {
         transitions: this.transitions,
       });
       this.budgets.set(entry.runtimeId, outcome);
-      if (outcome.cancelled) return { status: "aborted", message: "Run cancelled" };
+      if (outcome.cancelled) {
+        this.deps.sink.emitAll(outcome.pending);
+        return { status: "aborted", message: "Run cancelled" };
+      }
       this.noteExhaustion(entry, outcome);
-      const stop = this.afterCodon(entry, outcome);
+      const stop = await this.afterCodon(entry, outcome);
       this.deps.hooks?.persist?.(this.plan);
       if (stop !== undefined) return stop;
     }
   }
 
   /** Applies the plan's decision and reports loop iterations; returns how the run ends, if it does. */
-  private afterCodon(
+  private async afterCodon(
     entry: PlannedCodon,
     outcome: CodonOutcome,
-  ): { status: RunResult["status"]; message: string } | undefined {
+  ): Promise<{ status: RunResult["status"]; message: string } | undefined> {
     const terminateOn = terminateOnOf(this.input.hank, entry);
     const decision = decideAfterCodon({ entry, finish: outcome.finish, terminateOn });
     if (outcome.finish.kind !== "failed") this.finished.add(entry.runtimeId);
-    if (decision.kind === "codon-fails") return { status: "failed", message: decision.message };
+    if (decision.kind === "codon-fails") {
+      this.deps.sink.emitAll(outcome.pending);
+      return { status: "failed", message: decision.message };
+    }
     this.plan = applyDecision(this.plan, decision);
-    this.reportLoop(decision);
+    this.deps.sink.emitAll([...outcome.pending, ...this.loopEvents(decision, outcome)]);
+    if (decision.kind === "loop-ends" && decision.runContinues) {
+      const hook = this.deps.hooks?.finishLoop;
+      const done = hook
+        ? await hook({ loopId: decision.loopId, iteration: decision.iteration, runId: this.runId })
+        : undefined;
+      if (done !== undefined && !done.ok) return { status: "failed", message: done.message };
+    }
     const failed = outcome.runFailure ?? `Codon ${entry.runtimeId} failed`;
     if (decision.kind === "halt") return { status: "failed", message: failed };
     if (decision.kind === "loop-ends" && !decision.runContinues) return { status: "failed", message: failed };
@@ -114,22 +128,40 @@ class RunDriver {
     return undefined;
   }
 
-  private reportLoop(decision: AfterCodonDecision): void {
-    if (decision.kind !== "next-iteration" && decision.kind !== "loop-ends") return;
-    const stats = iterationStats(this.plan, this.deps.sink.state(), decision.loopId, decision.iteration);
-    this.deps.sink.emit("loop.iteration.completed", {
-      loopId: decision.loopId,
-      iteration: decision.iteration,
-      durationMs: stats.durationMs,
-      costUsd: stats.costUsd,
-      tokensUsed: stats.tokensUsed,
-      isFinal: decision.kind === "loop-ends",
-      ...(decision.kind === "loop-ends" &&
-        decision.terminationReason !== undefined && { terminationReason: decision.terminationReason }),
-    });
+  /** The loop's iteration report for a decision that ends an iteration; the codon is counted as done. */
+  private loopEvents(decision: AfterCodonDecision, outcome: CodonOutcome): EventDraftOf[] {
+    if (decision.kind !== "next-iteration" && decision.kind !== "loop-ends") return [];
+    const finalRecord = outcome.pending.find((draft) => draft.type === "codon.completed");
+    const last = finalRecord?.type === "codon.completed" ? finalRecord.data : undefined;
+    const stats = iterationStats(
+      this.plan,
+      this.deps.sink.state(),
+      decision.loopId,
+      decision.iteration,
+      last,
+    );
+    const events: EventDraftOf[] = [
+      {
+        type: "loop.iteration.completed",
+        data: {
+          loopId: decision.loopId,
+          iteration: decision.iteration,
+          durationMs: stats.durationMs,
+          costUsd: stats.costUsd,
+          tokensUsed: stats.tokensUsed,
+          isFinal: decision.kind === "loop-ends",
+          ...(decision.kind === "loop-ends" &&
+            decision.terminationReason !== undefined && { terminationReason: decision.terminationReason }),
+        },
+      },
+    ];
     if (decision.kind === "loop-ends" && decision.cause === "budget") {
-      this.deps.sink.emit("info", { message: `Loop ${decision.loopId} ended: its budget is exhausted` });
+      events.push({
+        type: "info",
+        data: { message: `Loop ${decision.loopId} ended: its budget is exhausted` },
+      });
     }
+    return events;
   }
 
   /** The previous codon's session, unless there is none or its context is used up. */

@@ -7,7 +7,7 @@ import type {
 } from "../harness/harness.ts";
 import type { ModelPricing } from "../spec/models/index.ts";
 import { modelCostUsd } from "../spec/models/index.ts";
-import { type MeterState, meter } from "./budget/index.ts";
+import { type MeterState, meter, roundUsd } from "./budget/index.ts";
 import type { BudgetExceeded } from "./budget/types.ts";
 import type { Clock, TimerHandle } from "./clock.ts";
 import type { EventSink } from "./event-sink.ts";
@@ -154,7 +154,7 @@ class SessionState {
     const costUsd =
       usage.costUsd ?? (this.input.pricing === null ? null : modelCostUsd(this.input.pricing, usage));
     const priced: UsageIncrement = { ...usage, costUsd };
-    this.#cost += costUsd ?? 0;
+    this.#cost = roundUsd(this.#cost + (costUsd ?? 0));
     this.deps.sink.emit("token.usage", {
       codonId: this.input.request.codonId,
       inputTokens: usage.inputTokens,
@@ -223,7 +223,7 @@ class SessionState {
   }
 
   result(outcome: SessionOutcome): SessionRunResult {
-    this.applyMeter({ elapsedSeconds: this.elapsedSeconds() });
+    this.finalReading();
     const sessionId = this.#sessionId ?? outcome.sessionId;
     return {
       outcome,
@@ -236,10 +236,20 @@ class SessionState {
     };
   }
 
+  /**
+   * The last elapsed-time reading, taken after the session ended. A limit it reaches is recorded but
+   * stopped nothing, so it sets no stop cause: the session keeps its own end (completed, failed...).
+   */
+  private finalReading(): void {
+    const result = meter(this.#meter, { elapsedSeconds: this.elapsedSeconds() });
+    this.#meter = result.state;
+    if (result.exceeded !== undefined && this.#exceeded === undefined) this.#exceeded = result.exceeded;
+  }
+
   /** The harness's authoritative total wins over the sum of increments when it reports one. */
   private finalCost(outcome: SessionOutcome): number {
     const reported = outcome.totals.costUsd;
-    return reported === null ? this.#cost : this.input.costBefore + reported;
+    return reported === null ? this.#cost : roundUsd(this.input.costBefore + reported);
   }
 
   dispose(): void {

@@ -105,10 +105,30 @@ export class JournalWriter {
   /** Appends one event and returns it as written: the same object goes to the broadcast. */
   append<T extends JournaledType>(draft: EventDraft<T>): EventOf<T> {
     const fd = this.#openFd();
+    const seq = this.#lastSeq + 1;
+    const event = this.#envelope(draft, seq);
+    this.#write(fd, Buffer.from(`${JSON.stringify(event)}\n`, "utf8"));
+    this.#lastSeq = seq;
+    return event;
+  }
+
+  /**
+   * Appends several events with one write: a killed process leaves all of them or none (a write to a
+   * local file is not cut by a signal), so events that only make sense together stay together.
+   */
+  appendAll(drafts: readonly EventDraft<JournaledType>[]): EventOf<JournaledType>[] {
+    const fd = this.#openFd();
+    const events = drafts.map((draft, index) => this.#envelope(draft, this.#lastSeq + 1 + index));
+    if (events.length === 0) return events;
+    this.#write(fd, Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(""), "utf8"));
+    this.#lastSeq += events.length;
+    return events;
+  }
+
+  #envelope<T extends JournaledType>(draft: EventDraft<T>, seq: number): EventOf<T> {
     if (!isJournaled(draft.type)) {
       throw new JournalError("connection-event", `'${draft.type}' is not a journaled event type`);
     }
-    const seq = this.#lastSeq + 1;
     const event = {
       v: RECORD_VERSION,
       id: draft.id ?? (this.#options.newId ?? randomUUID)(),
@@ -118,8 +138,6 @@ export class JournalWriter {
       data: draft.data,
     } as EventOf<T>;
     if (this.#options.validate) this.#check(event);
-    this.#write(fd, Buffer.from(`${JSON.stringify(event)}\n`, "utf8"));
-    this.#lastSeq = seq;
     return event;
   }
 

@@ -18,6 +18,7 @@ export { endLoop, loopStatus, reopenLoop } from "./loop-status.ts";
 export { iterationIndexes, nextIteration } from "./next-iteration.ts";
 export type { ParsedPlan } from "./parse-execution-plan.ts";
 export { ExecutionPlanSchema, parseExecutionPlan } from "./parse-execution-plan.ts";
+export { type LoopReport, replayLoopReports } from "./replay-loop-reports.ts";
 export { loopOf, resolveCodon, terminateOnOf, unresolvedEntries } from "./resolve-codon.ts";
 export type { ParsedRuntimeId } from "./runtime-id.ts";
 export { parseRuntimeId, runtimeIdOf } from "./runtime-id.ts";

@@ -1,7 +1,7 @@
-import type { ValidationReport } from "../../spec/validate/index.ts";
-import { budgetTable, validateHank } from "../../spec/validate/index.ts";
 import { loadHankFile } from "../../spec/load.ts";
 import type { HankFile } from "../../spec/schema/index.ts";
+import type { ValidationReport } from "../../spec/validate/index.ts";
+import { budgetTable, validateHank } from "../../spec/validate/index.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { displayPath } from "../display-path.ts";
 import type { RuntimeInfo } from "../render/header.ts";
@@ -32,7 +32,10 @@ export function loadAndValidate(
 ): LoadedHank {
   const loaded = loadHankFile(options.hankPath, cwd);
   if (!loaded.ok) {
-    return { ok: false, output: renderLoadFailure(runtime, displayPath(options.hankPath, cwd), loaded.issue, render) };
+    return {
+      ok: false,
+      output: renderLoadFailure(runtime, displayPath(options.hankPath, cwd), loaded.issue, render),
+    };
   }
   const report = validateHank(loaded.raw, {
     hankPath: loaded.hankPath,

@@ -14,7 +14,10 @@ export function markCrashedRun(sink: EventSink, staleRunId: string | undefined):
   sink.emit("state.transition", {
     transitionType: "RunCrashed",
     runId,
-    transition: { type: "RunCrashed", data: { detectedBy: staleRunId === undefined ? "journal" : "stale-lock" } },
+    transition: {
+      type: "RunCrashed",
+      data: { detectedBy: staleRunId === undefined ? "journal" : "stale-lock" },
+    },
     resultingState: {
       currentRunId: null,
       runCount: state.runs.length,

@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import { createInterface } from "node:readline";
-import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
 import {
   CONFIRM_TIMEOUT_MS,
   chooseExecution,
@@ -16,6 +15,7 @@ import {
   randomSuffix,
   settleConfirmation,
 } from "../../workspace/execution/index.ts";
+import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
 
 export interface OpenExecutionInput {
   readonly hankPath: string;
@@ -37,7 +37,12 @@ export interface OpenExecutionInput {
 }
 
 export type OpenedExecution =
-  | { readonly ok: true; readonly layout: ExecutionLayout; readonly resumed: boolean; readonly notes: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly layout: ExecutionLayout;
+      readonly resumed: boolean;
+      readonly notes: readonly string[];
+    }
   | { readonly ok: false; readonly message: string };
 
 /**

@@ -19,7 +19,8 @@ function dollars(usd: number): string {
 export function progressLine(event: JournaledEvent, state: RunState): string | undefined {
   switch (event.type) {
     case "codon.started": {
-      const attempt = event.data.attempt !== undefined && event.data.attempt > 1 ? ` (attempt ${event.data.attempt})` : "";
+      const attempt =
+        event.data.attempt !== undefined && event.data.attempt > 1 ? ` (attempt ${event.data.attempt})` : "";
       return `> ${event.data.codonId}: ${event.data.codonName}${attempt}`;
     }
     case "codon.completed": {
@@ -52,7 +53,10 @@ export function progressLine(event: JournaledEvent, state: RunState): string | u
   }
 }
 
-function runTransitionLine(event: Extract<JournaledEvent, { type: "state.transition" }>, state: RunState): string | undefined {
+function runTransitionLine(
+  event: Extract<JournaledEvent, { type: "state.transition" }>,
+  state: RunState,
+): string | undefined {
   const { transitionType } = event.data;
   if (transitionType === "RunStarted") return `> run ${event.data.runId ?? ""} started`;
   if (transitionType === "RunCompleted" || transitionType === "RunFailed") {
@@ -60,7 +64,8 @@ function runTransitionLine(event: Extract<JournaledEvent, { type: "state.transit
     const verdict = transitionType === "RunCompleted" ? "✓ Run completed" : "✗ Run failed";
     return `${verdict}: ${completed} codon(s) completed, ${dollars(state.totals.cost)}`;
   }
-  if (transitionType === "RunCrashed") return `! an earlier run (${event.data.runId ?? "?"}) crashed; continuing it`;
+  if (transitionType === "RunCrashed")
+    return `! an earlier run (${event.data.runId ?? "?"}) crashed; continuing it`;
   return undefined;
 }
 
@@ -77,7 +82,9 @@ export function closingLines(state: RunState, executionDir: string, agentRoot: s
   const lines = [`  Workspace: ${agentRoot}`, `  Resume:    hankweave --execution ${executionDir}`];
   if (failed !== undefined) {
     const record = findCodon(state, failed.id);
-    lines.unshift(`  Failed codon: ${failed.id}${record?.failedDuring ? ` (during ${record.failedDuring})` : ""}`);
+    lines.unshift(
+      `  Failed codon: ${failed.id}${record?.failedDuring ? ` (during ${record.failedDuring})` : ""}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

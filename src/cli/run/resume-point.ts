@@ -1,9 +1,17 @@
-import type { RunState } from "../../journal/index.ts";
-import type { ExecutionPlan } from "../../plan/index.ts";
-import { buildPlan, isPlanFinished, parseExecutionPlan, reopenLoop, unresolvedEntries } from "../../plan/index.ts";
+import type { LoadedRunState, RunState } from "../../journal/index.ts";
+import { forEachEvent, readSince } from "../../journal/index.ts";
+import type { ExecutionPlan, LoopReport } from "../../plan/index.ts";
+import {
+  buildPlan,
+  isPlanFinished,
+  parseExecutionPlan,
+  reopenLoop,
+  replayLoopReports,
+  unresolvedEntries,
+} from "../../plan/index.ts";
 import type { HankFile } from "../../spec/schema/index.ts";
 
-/** Where a start picks up: a fresh plan, the saved plan, or nothing left to do. */
+/** Where a start picks up: a fresh plan, the saved plan caught up with the journal, or nothing to do. */
 export type ResumePoint =
   | { readonly kind: "fresh"; readonly plan: ExecutionPlan }
   | { readonly kind: "continue"; readonly plan: ExecutionPlan }
@@ -13,21 +21,64 @@ export type ResumePoint =
 function finishedIds(state: RunState): Set<string> {
   return new Set(
     state.codons
-      .filter((r) => r.status === "completed" || r.status === "skipped" || (r.status === "failed" && r.failureIgnored))
+      .filter(
+        (r) =>
+          r.status === "completed" || r.status === "skipped" || (r.status === "failed" && r.failureIgnored),
+      )
       .map((r) => r.id),
   );
 }
 
+function toReport(data: {
+  loopId: string;
+  iteration: number;
+  isFinal: boolean;
+  terminationReason?: LoopReport["terminationReason"];
+}): LoopReport {
+  return {
+    loopId: data.loopId,
+    iteration: data.iteration,
+    isFinal: data.isFinal,
+    ...(data.terminationReason !== undefined && { terminationReason: data.terminationReason }),
+  };
+}
+
 /**
- * Decides from the saved plan and the journal's run state. The plan saved in `state.json` is the
- * authority on loop progress; codons count as finished only when the journal says so.
+ * The plan to continue from. The snapshot's plan is consistent with the snapshot's run state; loop
+ * reports journaled after it (a crash between the journal write and the snapshot) are replayed onto it.
+ * Without a usable snapshot the plan is rebuilt from the hank and every loop report in the journal.
  */
-export function resumePoint(hank: HankFile, state: RunState, savedPlan: unknown): ResumePoint {
-  if (state.runs.length === 0 || savedPlan === undefined || savedPlan === null) {
-    return { kind: "fresh", plan: buildPlan(hank) };
+async function recoverPlan(hank: HankFile, loaded: LoadedRunState, journalPath: string): Promise<unknown> {
+  const reports: LoopReport[] = [];
+  const saved = loaded.snapshot?.executionPlan;
+  if (loaded.source === "snapshot+journal" && saved !== undefined && loaded.snapshot !== null) {
+    const parsed = parseExecutionPlan(saved);
+    if (!parsed.ok) return saved;
+    for (const event of readSince(journalPath, loaded.snapshot.runState.lastSeq).events) {
+      if (event.type === "loop.iteration.completed") reports.push(toReport(event.data));
+    }
+    return replayLoopReports(parsed.plan, reports, finishedIds(loaded.state));
   }
-  const parsed = parseExecutionPlan(savedPlan);
-  if (!parsed.ok) return { kind: "invalid", message: `The saved execution plan is unreadable: ${parsed.message}` };
+  await forEachEvent(journalPath, (event) => {
+    if (event.type === "loop.iteration.completed") reports.push(toReport(event.data));
+  });
+  return replayLoopReports(buildPlan(hank), reports, finishedIds(loaded.state));
+}
+
+/**
+ * Decides from the journal's run state and the recovered plan. The plan is the authority on loop
+ * progress; codons count as finished only when the journal says so.
+ */
+export async function resumePoint(
+  hank: HankFile,
+  state: RunState,
+  loaded: LoadedRunState,
+  journalPath: string,
+): Promise<ResumePoint> {
+  if (state.runs.length === 0) return { kind: "fresh", plan: buildPlan(hank) };
+  const parsed = parseExecutionPlan(await recoverPlan(hank, loaded, journalPath));
+  if (!parsed.ok)
+    return { kind: "invalid", message: `The saved execution plan is unreadable: ${parsed.message}` };
   const missing = unresolvedEntries(hank, parsed.plan.entries);
   if (missing.length > 0) {
     return {

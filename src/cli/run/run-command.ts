@@ -3,16 +3,16 @@ import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
 import { createEventSink, runHank, systemClock } from "../../engine/index.ts";
 import { JournalWriter, loadRunState } from "../../journal/index.ts";
-import { acquireLock, type RuntimeLock } from "../../workspace/lock/index.ts";
 import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
+import { acquireLock, type RuntimeLock } from "../../workspace/lock/index.ts";
 import type { CliOptions } from "../cli-options.ts";
-import type { CliIo } from "../run-cli.ts";
 import type { RenderOptions } from "../render/style.ts";
+import type { CliIo } from "../run-cli.ts";
 import { createHarnesses } from "./harnesses.ts";
 import { loadAndValidate } from "./load-and-validate.ts";
+import { markCrashedRun } from "./mark-crashed-run.ts";
 import { openExecution } from "./open-execution.ts";
 import { closingLines, progressPrinter } from "./progress-printer.ts";
-import { markCrashedRun } from "./mark-crashed-run.ts";
 import { resumePoint } from "./resume-point.ts";
 import { createWorkspaceHooks } from "./workspace-hooks.ts";
 
@@ -62,7 +62,14 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
   const lock = acquireLock(layout.lockPath, { pid: process.pid, runId: "starting", clock });
   if (!lock.ok) return fail(io, lock.message);
   try {
-    return await runLocked({ options, io, layout, lock: lock.lock, loaded, staleRunId: lock.staleFrom?.runId });
+    return await runLocked({
+      options,
+      io,
+      layout,
+      lock: lock.lock,
+      loaded,
+      staleRunId: lock.staleFrom?.runId,
+    });
   } finally {
     lock.lock.release();
   }
@@ -89,7 +96,7 @@ async function runLocked(run: LockedRun): Promise<number> {
       listeners: [progressPrinter(io.stderr)],
     });
     markCrashedRun(sink, run.staleRunId);
-    const point = resumePoint(loaded.hank, sink.state(), restored.snapshot?.executionPlan);
+    const point = await resumePoint(loaded.hank, sink.state(), restored, layout.eventsPath);
     if (point.kind === "invalid") return fail(io, point.message);
     if (point.kind === "done") {
       io.stderr.write(
@@ -131,6 +138,9 @@ async function runLocked(run: LockedRun): Promise<number> {
             clock,
           }),
           ignoreRigFailures: options.ignoreRigFailures,
+          hank: loaded.hank,
+          ...(options.output !== undefined && { outputDir: options.output }),
+          overwriteOutput: options.overwriteOutput,
         }),
       },
     );

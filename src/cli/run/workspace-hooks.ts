@@ -1,10 +1,19 @@
 import type { Checkpointer } from "../../checkpoint/index.ts";
-import type { CodonContext, EngineHooks, EventSink, HookResult } from "../../engine/index.ts";
-import type { Clock } from "../../engine/index.ts";
+import type {
+  Clock,
+  CodonContext,
+  EngineHooks,
+  EventDraftOf,
+  EventSink,
+  HookResult,
+} from "../../engine/index.ts";
 import { writeSnapshot } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
+import type { HankFile } from "../../spec/schema/index.ts";
 import { buildAgentEnv } from "../../workspace/agent-env.ts";
+import { type ArchiveTarget, archivePaths } from "../../workspace/archive/index.ts";
 import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
+import { copyOutputFiles } from "../../workspace/outputs/index.ts";
 import { type RigEvent, runRigSetup } from "../../workspace/rig/index.ts";
 
 export interface WorkspaceHooksInput {
@@ -15,6 +24,10 @@ export interface WorkspaceHooksInput {
   readonly clock: Clock;
   readonly checkpointer: Checkpointer;
   readonly ignoreRigFailures: boolean;
+  readonly hank: HankFile;
+  /** `-o`: where output files go (absolute); outputs and their beforeCopy are skipped without it. */
+  readonly outputDir?: string;
+  readonly overwriteOutput: boolean;
 }
 
 const OK: HookResult = { ok: true };
@@ -29,8 +42,9 @@ function messageOf(error: unknown): string {
  */
 export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
   const { sink, checkpointer, layout } = input;
-  const emit = (event: RigEvent): void => {
-    sink.emit(event.type, event.data as never);
+  // Workspace modules cannot import the journal; their events mirror its payloads field for field.
+  const emit = (event: RigEvent | { readonly type: string; readonly data: unknown }): void => {
+    sink.emitAll([event as EventDraftOf]);
   };
   return {
     async startRun(runId) {
@@ -62,17 +76,85 @@ export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
         return { ok: false, message: `Rig setup failed: ${failure?.message ?? "aborted"}` };
       }
       const committed = await commit(checkpointer, context, "rig-setup", null);
-      if (rig.completed !== null) sink.emit("rig.setup.completed", { ...rig.completed, createdCheckpoint: committed });
+      if (rig.completed !== null)
+        sink.emit("rig.setup.completed", { ...rig.completed, createdCheckpoint: committed });
       return OK;
     },
     async finishCodon(context) {
       await commit(checkpointer, context, context.success ? "completed" : "error", context.changedPaths);
-      return OK;
+      if (!context.success) return OK;
+      const copied = await copyOutputs(input, context, emit);
+      if (!copied.ok) return copied;
+      return archiveCodon(input, context, emit);
+    },
+    async finishLoop({ loopId, runId }) {
+      const loop = input.hank.hank.find((item) => item.type === "loop" && item.id === loopId);
+      const globs = loop?.type === "loop" ? (loop.archiveOnSuccess ?? []) : [];
+      if (globs.length === 0) return OK;
+      return archive(input, emit, { codonId: loopId, runId, globs, target: { kind: "loop", loopId } });
     },
     persist(plan: ExecutionPlan) {
       writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan });
     },
   };
+}
+
+type Emit = (event: { readonly type: string; readonly data: unknown }) => void;
+
+async function copyOutputs(
+  input: WorkspaceHooksInput,
+  context: CodonContext,
+  emit: Emit,
+): Promise<HookResult> {
+  const groups = context.codon.outputFiles ?? [];
+  if (input.outputDir === undefined || groups.length === 0) return OK;
+  const result = await copyOutputFiles(
+    {
+      codonId: context.entry.runtimeId,
+      groups,
+      agentRoot: input.layout.agentRoot,
+      outputDir: input.outputDir,
+      overwrite: input.overwriteOutput,
+      env: buildAgentEnv(input.processEnv, context.codon.env),
+    },
+    { clock: input.clock, signal: new AbortController().signal, emit },
+  );
+  if (result.ok) return OK;
+  return {
+    ok: false,
+    message: `Output files of ${context.entry.runtimeId} could not be copied: ${result.failure?.message ?? "aborted"}`,
+  };
+}
+
+function archiveCodon(input: WorkspaceHooksInput, context: CodonContext, emit: Emit): Promise<HookResult> {
+  const globs = context.codon.archiveOnSuccess ?? [];
+  if (globs.length === 0) return Promise.resolve(OK);
+  const { entry } = context;
+  const target: ArchiveTarget =
+    entry.loop === undefined
+      ? { kind: "codon", codonId: entry.runtimeId }
+      : {
+          kind: "loop-codon",
+          loopId: entry.loop.loopId,
+          iteration: entry.loop.iteration,
+          runtimeId: entry.runtimeId,
+        };
+  return archive(input, emit, { codonId: entry.runtimeId, runId: context.runId, globs, target });
+}
+
+async function archive(
+  input: WorkspaceHooksInput,
+  emit: Emit,
+  what: { codonId: string; runId: string; globs: readonly string[]; target: ArchiveTarget },
+): Promise<HookResult> {
+  const result = await archivePaths({ ...what, layout: input.layout }, { clock: input.clock, emit });
+  if (result.manifestError !== null) {
+    return {
+      ok: false,
+      message: `Archive of ${what.codonId} could not be recorded: ${result.manifestError}`,
+    };
+  }
+  return OK;
 }
 
 /** Commits a checkpoint of the codon's checkpointed files; a failure is reported, not fatal. */

@@ -1,4 +1,9 @@
-import { PI_ENDPOINT_APIS, type PiEndpointApi, type PiEndpointModel, type PiProviderConfig } from "./pi-options.ts";
+import {
+  PI_ENDPOINT_APIS,
+  type PiEndpointApi,
+  type PiEndpointModel,
+  type PiProviderConfig,
+} from "./pi-options.ts";
 
 /**
  * The endpoint a provider's requests go to when the user configured one: from the harness options, or

@@ -42,20 +42,20 @@ export type BuiltModel =
 
 const FREE: ModelPricing = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
-function isKnownProvider(ai: PiSdk["ai"], provider: string): provider is KnownProvider {
-  const known: readonly string[] = ai.getProviders();
-  return known.includes(provider);
+/** The models pi lists, by provider (`getModels` of pi-ai); a narrow view so tests can pass their own. */
+export interface PiModelList {
+  models(provider: string): readonly Model<Api>[];
 }
 
-function providerModels(ai: PiSdk["ai"], provider: string): readonly Model<Api>[] {
-  return isKnownProvider(ai, provider) ? ai.getModels(provider) : [];
+/** The model list of the installed pi-ai. */
+export function piModelList(ai: PiSdk["ai"]): PiModelList {
+  const known: readonly string[] = ai.getProviders();
+  const isKnown = (provider: string): provider is KnownProvider => known.includes(provider);
+  return { models: (provider) => (isKnown(provider) ? ai.getModels(provider) : []) };
 }
 
 /** A model object for an id pi does not list: limits from the facts, wire details from the template. */
-function genericModel(
-  facts: ModelFacts,
-  wire: Pick<Model<Api>, "api" | "baseUrl" | "headers">,
-): Model<Api> {
+function genericModel(facts: ModelFacts, wire: Pick<Model<Api>, "api" | "baseUrl" | "headers">): Model<Api> {
   const model: Model<Api> = {
     id: facts.callId,
     name: facts.callId,
@@ -105,10 +105,10 @@ function unknownProvider(facts: ModelFacts, prefix: string): BuiltModel {
 export function buildPiModel(
   facts: ModelFacts,
   endpoint: PiEndpoint | undefined,
-  ai: PiSdk["ai"],
+  list: PiModelList,
   envPrefix: string,
 ): BuiltModel {
-  const listed = providerModels(ai, facts.provider);
+  const listed = list.models(facts.provider);
   const known = listed.find((m) => m.id === facts.callId);
   const template = known ?? listed[0];
   let model: Model<Api>;

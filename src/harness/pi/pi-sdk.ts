@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type * as PiAgent from "@mariozechner/pi-coding-agent";
 import type * as PiAi from "@mariozechner/pi-ai";
+import type * as PiAgent from "@mariozechner/pi-coding-agent";
 
 /**
  * The pi SDK, loaded on demand. Importing it takes about 1.7 s (every provider client is loaded), so
@@ -12,7 +12,9 @@ export interface PiSdk {
   readonly ai: typeof PiAi;
 }
 
-export type PiSdkLoad = { readonly ok: true; readonly sdk: PiSdk } | { readonly ok: false; readonly message: string };
+export type PiSdkLoad =
+  | { readonly ok: true; readonly sdk: PiSdk }
+  | { readonly ok: false; readonly message: string };
 
 const AGENT_PACKAGE = "@mariozechner/pi-coding-agent";
 const AI_PACKAGE = "@mariozechner/pi-ai";

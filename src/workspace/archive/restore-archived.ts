@@ -35,7 +35,8 @@ export interface RestoreArchivedResult {
  * Puts archived files back where they were archived from (reference 1.14: a rollback restores files
  * archived after its target). Entries are handled oldest first; when one path was archived several
  * times (a loop), the oldest open archive is the one restored, as it is the nearest to the target,
- * and the later ones are marked superseded. A restore never overwrites: a path that exists again in
+ * and the later ones are marked superseded (when the oldest cannot be restored, the later ones are
+ * left open and untried). A restore never overwrites: a path that exists again in
  * agentRoot fails (the archived copy stays). Each entry is checked before anything moves: paths from
  * the manifest must stay in agentRoot and rigArchive, away from `.hankweave`, the data link and any
  * symbolic link, and the archived copy must still have its recorded SHA-256. Restored entries get
@@ -50,33 +51,16 @@ export async function restoreArchived(
 ): Promise<RestoreArchivedResult> {
   const manifestShown = relative(layout.executionDir, manifestPath) || manifestPath;
   const read = await readArchiveManifest(manifestPath);
-  if (!read.ok)
+  if (!read.ok) {
     return outcome(selection.codonId, {
       ...emptyTally(),
       failed: [{ path: manifestShown, error: read.error }],
     });
-  const tally = emptyTally();
-  const marks = new Map<string, Partial<ArchiveManifestEntry>>();
-  const settledFrom = new Map<string, "restored" | "failed">();
-  const restoredAt = new Date(deps.clock.now()).toISOString();
-  for (const entry of selectEntries(read.manifest.entries, selection)) {
-    const settled = settledFrom.get(entry.from);
-    if (settled === "failed") continue;
-    if (settled === "restored") {
-      marks.set(entry.id, { supersededBy: restoringId(tally, entry.from) });
-      tally.superseded.push(entry.id);
-      continue;
-    }
-    const problem = await restoreEntry(entry, layout);
-    settledFrom.set(entry.from, problem === null ? "restored" : "failed");
-    if (problem !== null) tally.failed.push({ path: entry.from, error: problem });
-    else {
-      tally.restored.push({ id: entry.id, from: entry.from, to: entry.to });
-      marks.set(entry.id, { restoredAt });
-    }
   }
+  const selected = selectEntries(read.manifest.entries, selection);
+  const { tally, marks } = await restoreInOrder(selected, layout, new Date(deps.clock.now()).toISOString());
   await removeEmptyParents(
-    `${layout.rigArchiveDir}`,
+    layout.rigArchiveDir,
     tally.restored.map((r) => r.to.slice(RIG_ARCHIVE_NAME.length + 1)),
   );
   if (marks.size > 0) {
@@ -87,6 +71,37 @@ export async function restoreArchived(
   return outcome(selection.codonId, tally);
 }
 
+type Mark = Pick<ArchiveManifestEntry, "restoredAt"> | Pick<ArchiveManifestEntry, "supersededBy">;
+
+/** Restores the oldest entry of each path; later entries of a restored path are superseded. */
+async function restoreInOrder(
+  selected: readonly ArchiveManifestEntry[],
+  layout: ExecutionLayout,
+  restoredAt: string,
+): Promise<{ tally: Tally; marks: Map<string, Mark> }> {
+  const tally = emptyTally();
+  const marks = new Map<string, Mark>();
+  /** Per `from`: the id of the entry restored to it, or null when its restore failed. */
+  const settled = new Map<string, string | null>();
+  for (const entry of selected) {
+    const winner = settled.get(entry.from);
+    if (winner === null) continue;
+    if (winner !== undefined) {
+      marks.set(entry.id, { supersededBy: winner });
+      tally.superseded.push(entry.id);
+      continue;
+    }
+    const problem = await restoreEntry(entry, layout);
+    settled.set(entry.from, problem === null ? entry.id : null);
+    if (problem !== null) tally.failed.push({ path: entry.from, error: problem });
+    else {
+      tally.restored.push({ id: entry.id, from: entry.from, to: entry.to });
+      marks.set(entry.id, { restoredAt });
+    }
+  }
+  return { tally, marks };
+}
+
 interface Tally {
   readonly restored: Array<{ id: string; from: string; to: string }>;
   readonly failed: FailedPath[];
@@ -95,10 +110,6 @@ interface Tally {
 
 function emptyTally(): Tally {
   return { restored: [], failed: [], superseded: [] };
-}
-
-function restoringId(tally: Tally, from: string): string {
-  return tally.restored.find((r) => r.from === from)?.id ?? "";
 }
 
 /** Open entries matching the selection, oldest first (manifest order among equal times). */

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Harness, HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";
+import type { NamedCommand } from "./command-config.ts";
+import { DEFAULT_KILL_GRACE_MS } from "./command-config.ts";
+import type { CommandClock } from "./run-agent-process.ts";
+import type { CommandHarnessDeps } from "./run-command-session.ts";
+
+/** Shared by the command harness tests: a hand-driven clock, temp dirs, the fake agent, requests. */
+
+export const FAKE_AGENT = join(import.meta.dirname, "fixtures", "fake-agent.mjs");
+
+export interface FakeClock extends CommandClock {
+  advance(ms: number): void;
+}
+
+export function createFakeClock(): FakeClock {
+  let now = 0;
+  let next = 1;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    setTimeout(fn, ms) {
+      const handle = next++;
+      timers.set(handle, { at: now + ms, fn });
+      return handle;
+    },
+    clearTimeout(handle) {
+      if (typeof handle === "number") timers.delete(handle);
+    },
+    advance(ms) {
+      now += ms;
+      const due = [...timers.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
+      for (const [handle, timer] of due) {
+        timers.delete(handle);
+        timer.fn();
+      }
+    },
+  };
+}
+
+export function tempDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "hankweave-command-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function testDeps(clock: FakeClock, dir: string): CommandHarnessDeps {
+  let n = 0;
+  return { clock, newId: () => `id-${++n}`, tempDir: dir };
+}
+
+/** A command running the fake agent with `node` (no NODE_EXTRA_CA_CERTS: the env is built from scratch). */
+export function fakeCommand(name: string, args: string[], fields: Partial<NamedCommand> = {}): NamedCommand {
+  return {
+    name,
+    command: process.execPath,
+    args: [FAKE_AGENT, ...args],
+    stdin: false,
+    output: "claude-stream-json",
+    env: {},
+    killGraceMs: DEFAULT_KILL_GRACE_MS,
+    ...fields,
+  };
+}
+
+export function makeRequest(cwd: string, overrides: Partial<SessionRequest> = {}): SessionRequest {
+  return {
+    codonId: "edit",
+    prompt: "write the file",
+    model: { requested: "command/fake", id: "command/fake", provider: "command" },
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    autoCompact: false,
+    attempt: 1,
+    extension: 0,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+export async function runToEnd(
+  harness: Harness,
+  request: SessionRequest,
+): Promise<{ events: HarnessEvent[]; outcome: SessionOutcome }> {
+  const session = harness.start(request);
+  const events: HarnessEvent[] = [];
+  for await (const event of session) events.push(event);
+  return { events, outcome: await session.outcome };
+}
+
+/** Whether a process exists and is not a zombie (a zombie has exited; it only awaits reaping). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+export function readPids(dir: string): { agent: number; grandchild: number } {
+  return JSON.parse(readFileSync(join(dir, "pids.json"), "utf8")) as { agent: number; grandchild: number };
+}

@@ -1,0 +1,72 @@
+import { join } from "node:path";
+import type { AgentSession } from "@mariozechner/pi-coding-agent";
+import type { SessionRequest } from "../harness.ts";
+import type { PiSdk } from "./pi-sdk.ts";
+import type { PreparedPiSession } from "./prepare-pi-session.ts";
+import { PI_TOOLS } from "./tool-facts.ts";
+
+/**
+ * Creates the pi agent session, isolated from the user's pi setup: credentials, models and settings
+ * in memory; no extensions, skills, prompt templates, themes or context files (AGENTS.md) are loaded;
+ * the agent directory is a private one under the session directory, so `~/.pi` is never read.
+ *
+ * Settings: pi's retries are off (the runtime owns retry policy: `retry.enabled:false`, and the
+ * provider clients' own retries `retry.provider.maxRetries:0`); pi's automatic compaction is off (the
+ * harness compacts at an overflow itself, see `runPiSession`).
+ *
+ * System prompt: pi's default prompt (it describes the tools and how to use them) with the codon's
+ * system prompt appended; a SYSTEM.md or APPEND_SYSTEM.md in the workspace is ignored.
+ *
+ * Tools: read, bash, edit, write. bash runs commands in the agent environment of the request.
+ */
+export async function openPiSession(
+  sdk: PiSdk,
+  request: SessionRequest,
+  prepared: PreparedPiSession,
+  sessionDir: string,
+): Promise<AgentSession> {
+  const pi = sdk.agent;
+  const { cwd } = request;
+  const agentDir = join(sessionDir, "agent");
+  const authStorage = pi.AuthStorage.inMemory();
+  if (prepared.apiKey !== undefined) authStorage.setRuntimeApiKey(prepared.model.provider, prepared.apiKey);
+  const modelRegistry = pi.ModelRegistry.inMemory(authStorage);
+  const settingsManager = pi.SettingsManager.inMemory({
+    compaction: { enabled: false },
+    retry: { enabled: false, provider: { maxRetries: 0 } },
+    enableInstallTelemetry: false,
+  });
+  const appended = request.systemPrompt?.trim() ? [request.systemPrompt] : [];
+  const resourceLoader = new pi.DefaultResourceLoader({
+    cwd,
+    agentDir,
+    settingsManager,
+    noExtensions: true,
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+    systemPromptOverride: () => undefined,
+    appendSystemPromptOverride: () => appended,
+  });
+  await resourceLoader.reload();
+  const env = { ...request.env };
+  // defineTool keeps the definition assignable to `customTools` (pi's documented way).
+  const bash = pi.defineTool(
+    pi.createBashToolDefinition(cwd, { spawnHook: (context) => ({ ...context, env }) }),
+  );
+  const { session } = await pi.createAgentSession({
+    cwd,
+    agentDir,
+    model: prepared.model,
+    thinkingLevel: prepared.thinkingLevel,
+    authStorage,
+    modelRegistry,
+    settingsManager,
+    resourceLoader,
+    sessionManager: prepared.sessionManager,
+    tools: [...PI_TOOLS],
+    customTools: [bash],
+  });
+  return session;
+}

@@ -1,0 +1,41 @@
+import { type ResolvedModel, resolveModel } from "../../spec/models/index.ts";
+import type { Harness } from "../harness.ts";
+import { createSession } from "../session-channel.ts";
+import type { PiHarnessOptions } from "./pi-options.ts";
+import { importPiSdk, type PiSdkLoad } from "./pi-sdk.ts";
+import { runPiSession } from "./run-pi-session.ts";
+
+function catalogModel(requested: string): ResolvedModel | undefined {
+  const resolution = resolveModel(requested);
+  return resolution.ok ? resolution.model : undefined;
+}
+
+/**
+ * The pi harness (docs/harnesses.md, "pi"): runs a codon on the embedded pi coding agent
+ * (`@mariozechner/pi-coding-agent` 0.73) in-process, for every provider but Anthropic by default and
+ * for any `pi/<provider>/<model>` id. The SDK is imported when the first session starts, never at
+ * module load; a missing SDK fails that session permanently with an install hint.
+ *
+ * `loadSdk` exists for tests (a missing SDK); the default imports the installed packages once per
+ * harness instance.
+ */
+export function createPiHarness(
+  options: PiHarnessOptions,
+  loadSdk: () => Promise<PiSdkLoad> = importPiSdk,
+): Harness {
+  let loading: Promise<PiSdkLoad> | undefined;
+  const context = {
+    options,
+    loadSdk: () => {
+      loading ??= loadSdk();
+      return loading;
+    },
+    clock: options.clock ?? { now: () => Date.now() },
+    resolveModel: options.resolveModel ?? catalogModel,
+  };
+  return {
+    name: "pi",
+    capabilities: { resume: true, reportsCost: true, compaction: true },
+    start: (request) => createSession((emit) => runPiSession(request, context, emit)),
+  };
+}

@@ -1,0 +1,46 @@
+import { dropRestOfIteration } from "./drop-rest-of-iteration.ts";
+import type { ExecutionPlan } from "./execution-plan.ts";
+import type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
+import { endLoop } from "./loop-status.ts";
+import { nextIteration } from "./next-iteration.ts";
+
+/** What a `loop.iteration.completed` event says about the plan. */
+export interface LoopReport {
+  readonly loopId: string;
+  readonly iteration: number;
+  readonly isFinal: boolean;
+  readonly terminationReason?: LoopTerminationReason;
+}
+
+/**
+ * Brings a saved plan up to date with loop reports journaled after it was saved (a crash between the
+ * journal write and the snapshot). Pure and idempotent: reports the plan already reflects are skipped.
+ * A final report without a reason is a budget stop (budget is never an event termination reason).
+ */
+export function replayLoopReports(
+  plan: ExecutionPlan,
+  reports: readonly LoopReport[],
+  finished: ReadonlySet<string>,
+): ExecutionPlan {
+  let current = plan;
+  for (const report of reports) {
+    const status = current.loops[report.loopId];
+    if (status === undefined || status.terminated || report.iteration !== status.iteration) continue;
+    if (!report.isFinal) {
+      current = nextIteration(current, report.loopId);
+      continue;
+    }
+    const ran = current.entries.filter(
+      (e) =>
+        e.loop?.loopId === report.loopId &&
+        e.loop.iteration === report.iteration &&
+        finished.has(e.runtimeId),
+    );
+    const lastRan = ran[ran.length - 1];
+    if (lastRan !== undefined)
+      current = dropRestOfIteration(current, report.loopId, report.iteration, lastRan.runtimeId);
+    const cause: LoopEndCause = report.terminationReason ?? "budget";
+    current = endLoop(current, report.loopId, cause);
+  }
+  return current;
+}
