@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 import { resolvePositionals } from "../spec/load.ts";
 import { type CliOptions, type PathsFromArgs, type RawOptions, readCliOptions } from "./cli-options.ts";
 import { FLAGS } from "./flags.ts";
+import { parseSubcommand, SUBCOMMANDS, type SubcommandCommand } from "./rollback/parse-rollback-args.ts";
 import { scanArgv } from "./scan-argv.ts";
 
 /** What the command line asks for. Only the commands that exist in this version appear here. */
@@ -10,7 +11,8 @@ export type CliCommand =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
   | { readonly kind: "validate"; readonly options: CliOptions }
-  | { readonly kind: "run"; readonly options: CliOptions };
+  | { readonly kind: "run"; readonly options: CliOptions }
+  | SubcommandCommand;
 
 export type ParsedArgs =
   | { readonly ok: true; readonly command: CliCommand; readonly warnings: readonly string[] }
@@ -22,6 +24,8 @@ export type ParsedArgs =
  * words.
  */
 export function parseArgs(argv: readonly string[], cwd: string): ParsedArgs {
+  const [first, ...rest] = argv;
+  if (first !== undefined && SUBCOMMANDS.includes(first)) return parseSubcommand(first, rest, cwd, parseArgs);
   const scan = scanArgv(argv);
   if (!scan.ok) return { ok: false, message: scan.message, warnings: [] };
   const { warnings } = scan;

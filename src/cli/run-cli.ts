@@ -46,6 +46,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return validate(command.options, io);
     case "run":
       return run(command.options, argv, io);
+    case "subcommand-help":
+      io.stdout.write(command.text);
+      return 0;
+    case "rollback": {
+      const { runRollbackCommand } = await import("./rollback/rollback-command.ts");
+      const render = {
+        color: useColor(io.stderr.isTTY, io.env),
+        width: renderWidth(io.stderr.columns ?? columnsFromEnv(io.env)),
+      };
+      return runRollbackCommand(
+        command.options,
+        { ...io, argv, signal: io.signal ?? new AbortController().signal },
+        render,
+      );
+    }
+    case "checkpoints": {
+      const { runCheckpointsCommand } = await import("./rollback/checkpoints-command.ts");
+      return runCheckpointsCommand(command.options, io);
+    }
   }
 }
 

@@ -67,9 +67,8 @@ export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> 
       return { finish: { kind: "failed" }, cancelled: true, pending };
     }
     if (hookProblem !== undefined) {
-      const pending = [
-        completed(exec, end, attempt, { type: "unknown", retriable: false, message: hookProblem }),
-      ];
+      const reason: FailureReason = { type: "unknown", retriable: false, message: hookProblem };
+      const pending = [completed(exec, failedByHook(end, reason), attempt, reason)];
       return { finish: { kind: "failed" }, runFailure: hookProblem, pending };
     }
     if (end.kind === "success") return withBudget(succeed(exec, end, attempt), end);
@@ -92,6 +91,22 @@ export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> 
     }
     attempt = action.nextAttempt;
   }
+}
+
+/**
+ * An attempt whose finish hook failed (checkpoint, outputs, archive) is a failed attempt even when the
+ * agent succeeded: its `codon.completed` must not say `success`, or a resumed run would skip the codon.
+ */
+function failedByHook(end: AttemptEnd, reason: FailureReason): AttemptEnd {
+  if (end.kind !== "success") return end;
+  const { contextExceeded: _, ...facts } = end;
+  return {
+    ...facts,
+    kind: "failure",
+    reason,
+    failedDuring: "running",
+    endReasons: { ...end.endReasons, codon: "error" },
+  };
 }
 
 function withBudget(outcome: CodonOutcome, end: AttemptEnd): CodonOutcome {

@@ -1,10 +1,26 @@
-import type { CodonRecord, RunState } from "../journal/index.ts";
+import { type CodonRecord, findCodon, type RunState } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
 
 export interface IterationStats {
   readonly durationMs: number;
   readonly costUsd: number;
   readonly tokensUsed: number;
+}
+
+/**
+ * Runtime ids of one iteration, found by scanning back from the end of the plan: a loop's latest
+ * iteration sits at the end of its block, so the scan stops after the loop body instead of walking
+ * every iteration that ever ran.
+ */
+function iterationIds(plan: ExecutionPlan, loopId: string, iteration: number): Set<string> {
+  const ids = new Set<string>();
+  for (let index = plan.entries.length - 1; index >= 0; index -= 1) {
+    const loop = plan.entries[index]?.loop;
+    if (loop?.loopId !== loopId) continue;
+    if (loop.iteration === iteration) ids.add(plan.entries[index]?.runtimeId ?? "");
+    else if (loop.iteration < iteration) break;
+  }
+  return ids;
 }
 
 /** The iteration's last codon, whose `codon.completed` is about to be written with the loop report. */
@@ -22,12 +38,12 @@ export function iterationStats(
   iteration: number,
   pending?: PendingCompletion,
 ): IterationStats {
-  const ids = new Set(
-    plan.entries
-      .filter((e) => e.loop?.loopId === loopId && e.loop.iteration === iteration)
-      .map((e) => e.runtimeId),
-  );
-  const records: CodonRecord[] = state.codons.filter((record) => ids.has(record.id));
+  const ids = iterationIds(plan, loopId, iteration);
+  const records: CodonRecord[] = [];
+  for (const id of ids) {
+    const record = findCodon(state, id);
+    if (record !== undefined) records.push(record);
+  }
   const pendingIn = pending !== undefined && ids.has(pending.codonId);
   return {
     durationMs: records.reduce((sum, r) => sum + r.durationMs, 0) + (pendingIn ? pending.duration : 0),

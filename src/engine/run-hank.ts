@@ -42,6 +42,7 @@ class RunDriver {
   readonly finished: Set<string>;
   readonly exhaustedSessions = new Set<string>();
   readonly budgets = new Map<string, CodonOutcome>();
+  private cursor = 0;
 
   constructor(
     private readonly input: EngineInput,
@@ -66,7 +67,7 @@ class RunDriver {
 
   private async loop(): Promise<{ status: RunResult["status"]; message: string }> {
     while (true) {
-      const entry = nextCodon(this.plan, this.finished);
+      const entry = this.nextEntry();
       if (entry === undefined) return { status: "completed", message: "All codons completed" };
       if (this.deps.signal.aborted) return { status: "aborted", message: "Run cancelled" };
       const codon = resolveCodon(this.input.hank, entry);
@@ -98,6 +99,19 @@ class RunDriver {
       this.deps.hooks?.persist?.(this.plan);
       if (stop !== undefined) return stop;
     }
+  }
+
+  /**
+   * The first unfinished planned codon. Entries before the cursor stay finished (decisions only splice
+   * or drop entries after the current one), so the scan resumes there: constant work per codon however
+   * long a loop runs.
+   */
+  private nextEntry(): PlannedCodon | undefined {
+    const { entries } = this.plan;
+    let index = this.cursor;
+    while (index < entries.length && this.finished.has(entries[index]?.runtimeId ?? "")) index += 1;
+    this.cursor = index;
+    return entries[index] ?? nextCodon(this.plan, this.finished);
   }
 
   /** Applies the plan's decision and reports loop iterations; returns how the run ends, if it does. */
@@ -166,7 +180,8 @@ class RunDriver {
 
   /** The previous codon's session, unless there is none or its context is used up. */
   private resumeFor(entry: PlannedCodon): ResumeTarget {
-    const previous = findPrevious(this.plan, entry.runtimeId);
+    const atCursor = this.plan.entries[this.cursor]?.runtimeId === entry.runtimeId;
+    const previous = atCursor ? this.plan.entries[this.cursor - 1] : findPrevious(this.plan, entry.runtimeId);
     if (previous === undefined) {
       return {
         problem: `Codon ${entry.runtimeId} continues the previous session, but there is no previous codon`,
@@ -199,10 +214,10 @@ class RunDriver {
       ...(maxCostUsd !== undefined && { maxDollars: maxCostUsd }),
       ...(maxTimeSeconds !== undefined && { maxTimeSeconds }),
     };
-    const state = this.deps.sink.state();
+    const records = new Map(this.deps.sink.state().codons.map((record) => [record.id, record]));
     const codons: CodonBudgetRecord[] = [];
     for (const entry of this.plan.entries) {
-      const record = findCodon(state, entry.runtimeId);
+      const record = records.get(entry.runtimeId);
       if (record === undefined) continue;
       codons.push(budgetRecord(entry, record, this.budgets.get(entry.runtimeId)));
     }

@@ -3,6 +3,8 @@
  * hank with loops at iteration 0; after each codon the driver asks `decideAfterCodon` and applies the
  * answer with `applyDecision`, which splices in the next iteration or ends the loop.
  */
+
+export { runtimeIdCollisions } from "../spec/validate/runtime-id-collisions.ts";
 export { applyDecision } from "./apply-decision.ts";
 export { buildPlan, iterationEntries } from "./build-plan.ts";
 export type { FinishedIds } from "./cursor.ts";
@@ -22,7 +24,6 @@ export { type LoopReport, replayLoopReports } from "./replay-loop-reports.ts";
 export { loopOf, resolveCodon, terminateOnOf, unresolvedEntries } from "./resolve-codon.ts";
 export type { ParsedRuntimeId } from "./runtime-id.ts";
 export { parseRuntimeId, runtimeIdOf } from "./runtime-id.ts";
-export { runtimeIdCollisions } from "./runtime-id-collisions.ts";
 export type { BudgetScope, CodonFinish, LoopCodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";
 export {
   carriesOn,

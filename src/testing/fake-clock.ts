@@ -13,6 +13,9 @@ import type { Clock, TimerHandle } from "../engine/clock.ts";
  *   clock.advance(5_000);                                               // the 5 s idle timeout fires
  *   ```
  *   `advanceToNext(match)` does both steps: it waits for the timer and moves time to its due time.
+ * - Let the engine catch up first: the agent runs ahead of the engine, which reads its events a little
+ *   later and re-arms the idle timer on each. Wait for the last event before the pause
+ *   (`RunningHankTest.waitForEvent`), or the engine may see it after the advance, at the new time.
  * - Identify timers by `delayMs`: the engine arms one per concern (the idle timeout, the time budget,
  *   the retry backoff) and the scripted agent one per `@sleep`, each with a distinct delay.
  * - A timer of 0 ms (or less) is due at once and fires by itself on a later macrotask, as it does on a

@@ -1,7 +1,7 @@
 /**
  * The public test kit, `hankweave/testing`: run hanks on the offline scripted agent under a fake clock
  * and assert on the journal they produce. Deterministic by construction: time moves only when the test
- * advances it, and ids count up from 1.
+ * advances it, and ids count up from 1 (`run-1`, sessions `s-1`, events `e-1`).
  *
  * ```ts
  * import { hankOf, runHankForTest, scriptedCodon } from "hankweave/testing";
@@ -12,8 +12,19 @@
  * run.remove();
  * ```
  *
- * For timeouts, backoff and time budgets, start the run with `startHankForTest`, wait for the timer
- * with `clock.nextTimer(...)`, advance the clock, then await `done` (see `FakeClock`).
+ * Time: for idle timeouts, retry backoff and time budgets, start the run with `startHankForTest`, wait
+ * for the engine to catch up (`waitForEvent`) and for the timer (`clock.nextTimer`), advance the clock,
+ * then await `done`:
+ *
+ * ```ts
+ * const running = startHankForTest({ hank: hankOf([scriptedCodon("a", "@say hi\n@sleep 60000", { shimIdleTimeout: 5 })]) });
+ * await running.waitForEvent("assistant.action");
+ * await running.clock.nextTimer((t) => t.delayMs === 60_000);
+ * running.clock.advance(5_000); // the idle timeout fires
+ * const run = await running.done;
+ * ```
+ *
+ * Restarts: `continueFrom: run` continues an earlier test run in the same workspace and journal.
  */
 export { countingIds } from "./counting-ids.ts";
 export type { FakeClock, FakeClockOptions, PendingTimer, TimerMatcher } from "./fake-clock.ts";
@@ -23,3 +34,4 @@ export type { PreparedHank, PrepareHankInput, TestHankLayout } from "./prepare-t
 export { prepareTestHank } from "./prepare-test-hank.ts";
 export type { HankTestOptions, HankTestRun, RunningHankTest } from "./run-hank-for-test.ts";
 export { runHankForTest, startHankForTest } from "./run-hank-for-test.ts";
+export * from "./fake-providers/index.ts";

@@ -35,6 +35,8 @@ export interface PrepareHankInput {
   readonly model: string | null;
   /** The environment validation checks requirements against. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Use this layout (an earlier run's) instead of a new temp directory. */
+  readonly layout?: TestHankLayout;
 }
 
 /**
@@ -42,6 +44,7 @@ export interface PrepareHankInput {
  * validate is a mistake in the test, so this throws with every error listed (and leaves nothing behind).
  */
 export function prepareTestHank(input: PrepareHankInput): PreparedHank {
+  if (input.layout !== undefined) return prepareIn(input.layout.dir, input);
   const dir = mkdtempSync(join(tmpdir(), "hankweave-test-"));
   try {
     return prepareIn(dir, input);
@@ -54,7 +57,7 @@ export function prepareTestHank(input: PrepareHankInput): PreparedHank {
 function prepareIn(dir: string, input: PrepareHankInput): PreparedHank {
   const source = locate(dir, input);
   const agentRoot = join(dir, "agentRoot");
-  mkdirSync(agentRoot);
+  mkdirSync(agentRoot, { recursive: true });
   const report = validateHank(source.raw, {
     hankPath: source.hankPath,
     hankDir: source.hankDir,
@@ -90,7 +93,7 @@ function locate(dir: string, input: PrepareHankInput): HankSource {
     return { raw: loaded.raw, hankPath: loaded.hankPath, hankDir: loaded.hankDir };
   }
   const hankDir = join(dir, "hank");
-  mkdirSync(hankDir);
+  mkdirSync(hankDir, { recursive: true });
   for (const [relative, content] of Object.entries(input.files ?? {})) {
     const target = join(hankDir, relative);
     mkdirSync(dirname(target), { recursive: true });

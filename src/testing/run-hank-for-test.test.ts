@@ -76,7 +76,8 @@ describe("runHankForTest", () => {
   });
 
   it("throws, listing every error, for a hank that does not validate", () => {
-    const bad = hankOf([scriptedCodon("a", "x", { trackedFiles: ["x"] } as never), scriptedCodon("a", "y")]);
+    const codon = { id: "a", name: "A", model: "scripted", continuationMode: "fresh", promptText: "x" };
+    const bad = { hank: [{ ...codon, trackedFiles: ["x"] }, codon] };
     assert.throws(
       () => startHankForTest({ hank: bad }),
       (caught: unknown) =>

@@ -5,9 +5,10 @@ import { createHarnessRegistry } from "../harness/registry.ts";
 import { createScriptedHarness } from "../harness/scripted/index.ts";
 import type { DataOf, EventOf, JournaledEvent, JournaledType, RunState } from "../journal/index.ts";
 import { JournalWriter } from "../journal/index.ts";
+import type { ExecutionPlan } from "../plan/index.ts";
 import type { ValidationIssue } from "../spec/issues.ts";
 import { countingIds } from "./counting-ids.ts";
-import { createEventWaiters } from "./event-waiters.ts";
+import { createEventWaiters, type EventWaiters } from "./event-waiters.ts";
 import { createFakeClock, type FakeClock } from "./fake-clock.ts";
 import { type PreparedHank, prepareTestHank, type TestHankLayout } from "./prepare-test-hank.ts";
 
@@ -29,6 +30,14 @@ export interface HankTestOptions {
   readonly hooks?: EngineHooks;
   /** Called after every event, with the reduced state (for example to act at a given moment). */
   readonly listeners?: readonly EventListener[];
+  /**
+   * Continue an earlier test run, as a restarted runtime would: same workspace and journal, the state
+   * it reduced to, its plan and its clock. Ids go on from there (`run-2`; sessions `s2-1`, ...). The
+   * scripted agent is a new instance, so it cannot resume the earlier run's sessions.
+   */
+  readonly continueFrom?: HankTestRun;
+  /** The plan to continue from (default: `continueFrom`'s final plan), e.g. with a loop reopened. */
+  readonly plan?: ExecutionPlan;
 }
 
 /** A finished test run: what the engine returned, the journal, and the state the journal reduces to. */
@@ -69,36 +78,28 @@ export interface RunningHankTest extends TestHankLayout {
  * - a fake clock (`clock`) shared by the engine and the scripted agent: time stands still unless the
  *   test advances it (see `FakeClock`);
  * - counting ids: run `run-1`, agent sessions and tool calls `s-1`, `s-2`..., events `e-1`...;
+ * - the processEnv `{ PATH }` unless `env` is given, and `headless: true` unless `options` says otherwise;
  * - a file journal opened with `validate: true`, so an event the union rejects fails the run loudly.
  */
 export function startHankForTest(options: HankTestOptions): RunningHankTest {
   const env = options.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const previous = options.continueFrom;
   const prepared = prepareTestHank({
     hank: options.hank,
     ...(options.files !== undefined && { files: options.files }),
     model: options.model === undefined ? "scripted" : options.model,
     env,
+    ...(previous !== undefined && { layout: layoutOf(previous) }),
   });
-  const clock = options.clock ?? createFakeClock();
+  const clock = options.clock ?? previous?.clock ?? createFakeClock();
+  const runNumber = (previous?.state.runs.length ?? 0) + 1;
   const remove = (): void => rmSync(prepared.dir, { recursive: true, force: true });
-  const writer = JournalWriter.open(prepared.journalPath, {
-    validate: true,
-    now: () => new Date(clock.now()),
-    newId: countingIds("e"),
+  const { writer, sink, events, waiters } = openJournal(prepared, clock, previous, options.listeners);
+  const harness = createScriptedHarness({
+    clock,
+    newId: countingIds(runNumber === 1 ? "s" : `s${runNumber}`),
   });
-  const events: JournaledEvent[] = [];
-  const waiters = createEventWaiters(events);
-  const sink = createEventSink({
-    store: writer,
-    listeners: [
-      (event) => {
-        events.push(event);
-        waiters.notify(event);
-      },
-      ...(options.listeners ?? []),
-    ],
-  });
-  const harness = createScriptedHarness({ clock, newId: countingIds("s") });
+  const plan = options.plan ?? previous?.result.plan;
   const running = runHank(
     {
       hank: prepared.hank,
@@ -107,10 +108,11 @@ export function startHankForTest(options: HankTestOptions): RunningHankTest {
       agentRoot: prepared.agentRoot,
       processEnv: env,
       options: { headless: true, ...options.options },
+      ...(plan !== undefined && { plan }),
     },
     {
       clock,
-      newId: countingIds("run"),
+      newId: countingIds("run", runNumber - 1),
       sink,
       harnesses: createHarnessRegistry({ scripted: () => harness }),
       signal: options.signal ?? new AbortController().signal,
@@ -121,6 +123,40 @@ export function startHankForTest(options: HankTestOptions): RunningHankTest {
     .then((result) => finished(prepared, result, events, sink.state(), clock, remove))
     .finally(() => writer.close());
   return { ...layoutOf(prepared), clock, events, sink, waitForEvent: waiters.waitFor, done, remove };
+}
+
+interface TestJournal {
+  readonly writer: JournalWriter;
+  readonly sink: EventSink;
+  /** Every event of this run, in order, as the sink emits it. */
+  readonly events: JournaledEvent[];
+  readonly waiters: EventWaiters;
+}
+
+/** The run's journal file (validated on append, timed by the fake clock) and the sink over it. */
+function openJournal(
+  layout: TestHankLayout,
+  clock: FakeClock,
+  previous: HankTestRun | undefined,
+  listeners: readonly EventListener[] = [],
+): TestJournal {
+  const writer = JournalWriter.open(layout.journalPath, {
+    validate: true,
+    now: () => new Date(clock.now()),
+    newId: countingIds("e", previous?.state.lastSeq ?? 0),
+  });
+  const events: JournaledEvent[] = [];
+  const waiters = createEventWaiters(events);
+  const record: EventListener = (event) => {
+    events.push(event);
+    waiters.notify(event);
+  };
+  const sink = createEventSink({
+    store: writer,
+    ...(previous !== undefined && { initialState: previous.state }),
+    listeners: [record, ...listeners],
+  });
+  return { writer, sink, events, waiters };
 }
 
 /** Runs a hank on the scripted agent to its end (see `startHankForTest`); the temp dir is removed on a throw. */
@@ -134,7 +170,7 @@ export async function runHankForTest(options: HankTestOptions): Promise<HankTest
   }
 }
 
-function layoutOf(prepared: PreparedHank): TestHankLayout {
+function layoutOf(prepared: TestHankLayout): TestHankLayout {
   const { dir, hankDir, agentRoot, journalPath } = prepared;
   return { dir, hankDir, agentRoot, journalPath };
 }

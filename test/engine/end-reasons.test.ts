@@ -105,4 +105,23 @@ describe("end reasons on codon.completed", () => {
     );
     assert.deepEqual(run.clock.pending(), []);
   });
+
+  it("a cancel between codons ends the run before the next one starts", async (t) => {
+    const controller = new AbortController();
+    const run = await runHankForTest({
+      hank: hankOf([scriptedCodon("a", "@say a"), scriptedCodon("b", "@say b")]),
+      signal: controller.signal,
+      listeners: [(event) => event.type === "codon.completed" && controller.abort()],
+    });
+    t.after(run.remove);
+    assert.deepEqual(lifecycle(run.events), ["started a", "completed a ok"]);
+    assert.deepEqual(
+      run.state.codons.map((c) => [c.id, c.status]),
+      [["a", "completed"]],
+    );
+    assert.deepEqual(
+      { status: run.result.status, exitCode: run.result.exitCode },
+      { status: "aborted", exitCode: 1 },
+    );
+  });
 });

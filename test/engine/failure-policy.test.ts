@@ -200,3 +200,68 @@ describe("a retriable failure under abort (scenario 11)", () => {
     assert.equal(run.result.exitCode, 1);
   });
 });
+
+describe("failures outside the agent's turn", () => {
+  it("a script the agent refuses fails the codon while initializing, before any session", async (t) => {
+    const run = await failingThenNext("@usage input=abc output=1", {});
+    t.after(run.remove);
+    assert.deepEqual(lifecycle(run.events), ["completed a failed"]);
+    const [a] = run.data("codon.completed");
+    assert.deepEqual(
+      { failedDuring: a?.failedDuring, reason: a?.failureReason },
+      {
+        failedDuring: "initializing",
+        reason: {
+          type: "unknown",
+          retriable: false,
+          message:
+            'Bad scripted prompt (1 error): line 1: @usage: input must be a whole number of tokens, got "abc"',
+        },
+      },
+    );
+    assert.equal(run.result.exitCode, 1);
+  });
+
+  it("a failing finish hook (checkpoint, outputs) fails the codon and the run", async (t) => {
+    const finished: Array<[string, boolean]> = [];
+    const run = await failingThenNext(
+      "@say fine",
+      {},
+      {
+        hooks: {
+          finishCodon: async (context) => {
+            finished.push([context.entry.runtimeId, context.success]);
+            return { ok: false, message: "Output copy failed: report.md" };
+          },
+        },
+      },
+    );
+    t.after(run.remove);
+    assert.deepEqual(finished, [["a", true]]);
+    assert.deepEqual(lifecycle(run.events), ["started a", "completed a failed"]);
+    const [a] = run.data("codon.completed");
+    assert.deepEqual(
+      {
+        success: a?.success,
+        failedDuring: a?.failedDuring,
+        exitStatus: a?.exitStatus,
+        codonEnd: a?.endReasons?.codon,
+      },
+      { success: false, failedDuring: "running", exitStatus: { type: "success" }, codonEnd: "error" },
+    );
+    assert.deepEqual(a?.failureReason, {
+      type: "unknown",
+      retriable: false,
+      message: "Output copy failed: report.md",
+    });
+    // Recorded as failed, so a resumed run runs it again instead of skipping it.
+    assert.deepEqual(
+      run.state.codons.map((c) => [c.id, c.status]),
+      [["a", "failed"]],
+    );
+    assert.deepEqual(
+      { status: run.result.status, message: run.result.message },
+      { status: "failed", message: "Output copy failed: report.md" },
+    );
+  });
+});

@@ -30,3 +30,11 @@ export function lifecycle(events: readonly JournaledEvent[]): string[] {
 export function infos(events: readonly JournaledEvent[]): string[] {
   return events.flatMap((event) => (event.type === "info" ? [event.data.message] : []));
 }
+
+/** A scripted usage report that spends `cost` dollars and `output` output tokens. */
+export function spend(cost: number, output = 50): string {
+  return `@usage input=100 output=${output} cost=${cost}`;
+}
+
+/** End reasons of a session the engine stopped (budget, cancel) while the agent was mid-turn. */
+export const STOPPED = { stream: "aborted", toolBatch: "completed", turn: "aborted", codon: "aborted" };

@@ -1,5 +1,6 @@
+import { readJournalLine } from "../../engine/rollback/index.ts";
 import type { LoadedRunState, RunState } from "../../journal/index.ts";
-import { forEachEvent, readSince } from "../../journal/index.ts";
+import { readSince } from "../../journal/index.ts";
 import type { ExecutionPlan, LoopReport } from "../../plan/index.ts";
 import {
   buildPlan,
@@ -15,7 +16,7 @@ import type { HankFile } from "../../spec/schema/index.ts";
 export type ResumePoint =
   | { readonly kind: "fresh"; readonly plan: ExecutionPlan }
   | { readonly kind: "continue"; readonly plan: ExecutionPlan }
-  | { readonly kind: "done" }
+  | { readonly kind: "done"; readonly plan: ExecutionPlan }
   | { readonly kind: "invalid"; readonly message: string };
 
 function finishedIds(state: RunState): Set<string> {
@@ -46,7 +47,8 @@ function toReport(data: {
 /**
  * The plan to continue from. The snapshot's plan is consistent with the snapshot's run state; loop
  * reports journaled after it (a crash between the journal write and the snapshot) are replayed onto it.
- * Without a usable snapshot the plan is rebuilt from the hank and every loop report in the journal.
+ * Without a usable snapshot, or after a rollback the snapshot missed, the plan is rebuilt from the hank
+ * and the loop reports of the journal's current line.
  */
 async function recoverPlan(hank: HankFile, loaded: LoadedRunState, journalPath: string): Promise<unknown> {
   const reports: LoopReport[] = [];
@@ -54,15 +56,19 @@ async function recoverPlan(hank: HankFile, loaded: LoadedRunState, journalPath: 
   if (loaded.source === "snapshot+journal" && saved !== undefined && loaded.snapshot !== null) {
     const parsed = parseExecutionPlan(saved);
     if (!parsed.ok) return saved;
-    for (const event of readSince(journalPath, loaded.snapshot.runState.lastSeq).events) {
-      if (event.type === "loop.iteration.completed") reports.push(toReport(event.data));
+    const since = readSince(journalPath, loaded.snapshot.runState.lastSeq).events;
+    // A rollback journaled after the snapshot rewrote the plan: rebuild it from the journal below.
+    if (!since.some((event) => event.type === "rollback.completed")) {
+      for (const event of since) {
+        if (event.type === "loop.iteration.completed") reports.push(toReport(event.data));
+      }
+      return replayLoopReports(parsed.plan, reports, finishedIds(loaded.state));
     }
-    return replayLoopReports(parsed.plan, reports, finishedIds(loaded.state));
   }
-  await forEachEvent(journalPath, (event) => {
-    if (event.type === "loop.iteration.completed") reports.push(toReport(event.data));
-  });
-  return replayLoopReports(buildPlan(hank), reports, finishedIds(loaded.state));
+  // The loop reports of the current line: a rollback drops those of the codons it undid.
+  const line = await readJournalLine(journalPath);
+  const onLine = line.reports.map((r) => r.report);
+  return replayLoopReports(buildPlan(hank), onLine, finishedIds(loaded.state));
 }
 
 /**
@@ -91,6 +97,6 @@ export async function resumePoint(
   for (const [loopId, status] of Object.entries(plan.loops)) {
     if (status.endCause === "failure") plan = reopenLoop(plan, loopId);
   }
-  if (isPlanFinished(plan, finishedIds(state))) return { kind: "done" };
+  if (isPlanFinished(plan, finishedIds(state))) return { kind: "done", plan };
   return { kind: "continue", plan };
 }

@@ -2,14 +2,23 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
 import { createEventSink, runHank, systemClock } from "../../engine/index.ts";
-import { JournalWriter, loadRunState } from "../../journal/index.ts";
+import {
+  AFTERMATH_TAIL_EVENTS,
+  continuationIds,
+  interruptedRollbackMessage,
+  rollbackAftermath,
+} from "../../engine/rollback/index.ts";
+import type { CommandConfig } from "../../harness/command/index.ts";
+import { JournalWriter, loadRunState, type RunState, readTail, writeSnapshot } from "../../journal/index.ts";
 import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
 import { acquireLock, type RuntimeLock } from "../../workspace/lock/index.ts";
 import type { CliOptions } from "../cli-options.ts";
 import type { RenderOptions } from "../render/style.ts";
 import type { CliIo } from "../run-cli.ts";
+import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
 import { createHarnesses } from "./harnesses.ts";
 import { loadAndValidate } from "./load-and-validate.ts";
+import { loadCommands } from "./load-commands.ts";
 import { markCrashedRun } from "./mark-crashed-run.ts";
 import { openExecution } from "./open-execution.ts";
 import { closingLines, progressPrinter } from "./progress-printer.ts";
@@ -35,6 +44,8 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
     io.stderr.write(loaded.output);
     return 1;
   }
+  const commands = loadCommands(loaded.hankDir, io.cwd);
+  if (!commands.ok) return fail(io, commands.message);
   const clock = systemClock();
   const opened = await openExecution({
     hankPath: loaded.hankPath,
@@ -82,6 +93,7 @@ interface LockedRun {
   readonly lock: RuntimeLock;
   readonly loaded: Extract<ReturnType<typeof loadAndValidate>, { ok: true }>;
   readonly staleRunId: string | undefined;
+  readonly commands?: CommandConfig;
 }
 
 async function runLocked(run: LockedRun): Promise<number> {
@@ -96,9 +108,22 @@ async function runLocked(run: LockedRun): Promise<number> {
       listeners: [progressPrinter(io.stderr)],
     });
     markCrashedRun(sink, run.staleRunId);
+    const staleLocks = clearStaleGitLocks(layout.checkpointGitDir);
+    if (staleLocks.length > 0) {
+      sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
+    }
+    // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
+    const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);
+    if (aftermath.kind === "interrupted") {
+      return fail(io, interruptedRollbackMessage(aftermath.rollback, layout.executionDir));
+    }
     const point = await resumePoint(loaded.hank, sink.state(), restored, layout.eventsPath);
     if (point.kind === "invalid") return fail(io, point.message);
-    if (point.kind === "done") {
+    if (point.kind === "done" && latestRunCompleted(sink.state())) {
+      // A kill after RunCompleted can leave state.json behind the journal; catch it up.
+      if (restored.snapshot?.runState.lastSeq !== sink.state().lastSeq) {
+        writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: point.plan });
+      }
       io.stderr.write(
         `Resumed completed execution ${layout.executionDir} — nothing to do. All codons already completed. Use --start-new to run fresh.\n`,
       );
@@ -118,13 +143,17 @@ async function runLocked(run: LockedRun): Promise<number> {
           ...(options.maxTime !== undefined && { maxTimeSeconds: options.maxTime }),
           ...(options.shimIdleTimeout !== undefined && { idleTimeoutSeconds: options.shimIdleTimeout }),
         },
-        ...(point.kind === "continue" && { plan: point.plan }),
+        ...(point.kind !== "fresh" && { plan: point.plan }),
       },
       {
         clock,
-        newId: randomUUID,
+        newId: continuationIds(aftermath.kind === "continuation" ? aftermath.runId : undefined, randomUUID),
         sink,
-        harnesses: createHarnesses({ clock, layout }),
+        harnesses: createHarnesses({
+          clock,
+          layout,
+          ...(run.commands !== undefined && { commands: run.commands }),
+        }),
         signal: io.signal,
         hooks: createWorkspaceHooks({
           layout,
@@ -144,6 +173,9 @@ async function runLocked(run: LockedRun): Promise<number> {
         }),
       },
     );
+    // The run's closing events come after the last codon boundary: snapshot them too, so state.json
+    // shows how the run ended without a replay.
+    writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: result.plan });
     io.stderr.write(closingLines(sink.state(), layout.executionDir, layout.agentRoot));
     return result.exitCode;
   } finally {
@@ -151,8 +183,17 @@ async function runLocked(run: LockedRun): Promise<number> {
   }
 }
 
+/**
+ * Every codon is finished, but "nothing to do" holds only when the latest run recorded its completion:
+ * a process killed after its last codon and before `RunCompleted` left a crashed run, and a new run
+ * (with nothing left to execute) closes the execution with its budget summary and `RunCompleted`.
+ */
+function latestRunCompleted(state: RunState): boolean {
+  return state.runs[state.runs.length - 1]?.status === "completed";
+}
+
 /** Git is required for checkpoints; say so before any directory is touched. */
-function checkGit(): string | undefined {
+export function checkGit(): string | undefined {
   try {
     execFileSync("git", ["--version"], { stdio: "ignore" });
     return undefined;

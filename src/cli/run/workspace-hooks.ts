@@ -75,13 +75,13 @@ export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
         const failure = rig.failures.find((f) => !f.ignored);
         return { ok: false, message: `Rig setup failed: ${failure?.message ?? "aborted"}` };
       }
-      const committed = await commit(checkpointer, context, "rig-setup", null);
+      const committed = await commit(input, context, "rig-setup", null);
       if (rig.completed !== null)
         sink.emit("rig.setup.completed", { ...rig.completed, createdCheckpoint: committed });
       return OK;
     },
     async finishCodon(context) {
-      await commit(checkpointer, context, context.success ? "completed" : "error", context.changedPaths);
+      await commit(input, context, context.success ? "completed" : "error", context.changedPaths);
       if (!context.success) return OK;
       const copied = await copyOutputs(input, context, emit);
       if (!copied.ok) return copied;
@@ -157,23 +157,33 @@ async function archive(
   return OK;
 }
 
-/** Commits a checkpoint of the codon's checkpointed files; a failure is reported, not fatal. */
+/**
+ * Commits a checkpoint of the codon's checkpointed files. A failure does not stop the run, but it is
+ * journaled as a non-fatal error: a rollback to this point will not be possible.
+ */
 async function commit(
-  checkpointer: Checkpointer,
+  input: WorkspaceHooksInput,
   context: CodonContext,
   type: "rig-setup" | "completed" | "error",
   changedPaths: readonly string[] | null,
 ): Promise<boolean> {
+  const codonId = context.entry.runtimeId;
   try {
-    await checkpointer.commit({
-      codonId: context.entry.runtimeId,
+    await input.checkpointer.commit({
+      codonId,
       codonName: context.codon.name,
       type,
       globs: context.codon.checkpointedFiles ?? [],
       ...(changedPaths !== null && { changedPaths }),
     });
     return true;
-  } catch {
+  } catch (error) {
+    input.sink.emit("error", {
+      message: `The ${type} checkpoint of ${codonId} could not be created: ${messageOf(error)}`,
+      codon: codonId,
+      fatal: false,
+      severity: "operation",
+    });
     return false;
   }
 }

@@ -15,13 +15,16 @@ export interface ClaudeSdk {
   readonly query: (params: { prompt: string; options: ClaudeQueryOptions }) => ClaudeQuery;
 }
 
-export type SdkLoad = { readonly ok: true; readonly sdk: ClaudeSdk } | { readonly ok: false; readonly message: string };
+export type SdkLoad =
+  | { readonly ok: true; readonly sdk: ClaudeSdk }
+  | { readonly ok: false; readonly message: string };
 
 function isMissingPackage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   return (
-    (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && error.message.includes(CLAUDE_SDK_PACKAGE)
+    (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
+    error.message.includes(CLAUDE_SDK_PACKAGE)
   );
 }
 

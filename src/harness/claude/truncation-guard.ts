@@ -1,5 +1,5 @@
-import type { ClaudeHooks, HookAnswer } from "./query-options.ts";
 import { asArray, asRecord, type JsonRecord, stringField } from "./json-fields.ts";
+import type { ClaudeHooks, HookAnswer } from "./query-options.ts";
 
 /** The tool call a max-tokens stop cut off. */
 export interface Truncation {
@@ -8,7 +8,8 @@ export interface Truncation {
 
 const STOP_MESSAGE =
   "hankweave stopped the session: the model's output reached max_tokens inside a tool call, whose arguments may be incomplete";
-const DENY_TRUNCATED = "The tool call was cut off at the output token limit (max_tokens); it was not executed.";
+const DENY_TRUNCATED =
+  "The tool call was cut off at the output token limit (max_tokens); it was not executed.";
 const DENY_UNFINISHED = "The response ended before this tool call was complete; it was not executed.";
 
 type Settle = (stop: string | null) => void;
@@ -62,7 +63,8 @@ export class TruncationGuard {
     if (event.type === "content_block_start") {
       const block = asRecord(event.content_block);
       const id = stringField(block, "id");
-      if (block.type === "tool_use" && id !== undefined) this.#register(id, current, stringField(block, "name"));
+      if (block.type === "tool_use" && id !== undefined)
+        this.#register(id, current, stringField(block, "name"));
     } else if (event.type === "message_delta") {
       this.#settle(current, stringField(asRecord(event.delta), "stop_reason") ?? null);
     } else if (event.type === "message_stop" && !this.#stops.has(current)) {
@@ -126,7 +128,11 @@ export class TruncationGuard {
     this.#truncation ??= { toolName: this.#toolName.get(toolId) ?? "unknown" };
   }
 
-  async #preToolUse(input: JsonRecord, hookToolId: string | undefined, signal: AbortSignal): Promise<HookAnswer> {
+  async #preToolUse(
+    input: JsonRecord,
+    hookToolId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<HookAnswer> {
     const toolId = hookToolId ?? stringField(input, "tool_use_id");
     if (toolId === undefined || stringField(input, "agent_id") !== undefined) return {};
     const stop = await this.#stopOf(toolId, signal);

@@ -95,13 +95,42 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
   return new Promise((settle) => supervise(options, settle));
 }
 
-function supervise(options: AgentProcessOptions, settle: (result: AgentProcessResult) => void): void {
+interface GroupStopper {
+  /** SIGTERM to the group now, SIGKILL after the grace, then stop waiting for the pipes after another. */
+  stop(): void;
+  clear(): void;
+}
+
+function createGroupStopper(
+  pid: number | undefined,
+  clock: CommandClock,
+  graceMs: number,
+  giveUp: () => void,
+): GroupStopper {
   const timers: unknown[] = [];
+  let stopping = false;
+  return {
+    stop() {
+      if (stopping || pid === undefined) return;
+      stopping = true;
+      signalGroup(pid, "SIGTERM");
+      const kill = (): void => {
+        signalGroup(pid, "SIGKILL");
+        timers.push(clock.setTimeout(giveUp, graceMs));
+      };
+      timers.push(clock.setTimeout(kill, graceMs));
+    },
+    clear() {
+      for (const handle of timers.splice(0)) clock.clearTimeout(handle);
+    },
+  };
+}
+
+function supervise(options: AgentProcessOptions, settle: (result: AgentProcessResult) => void): void {
   const lines = createLineReader(options.onStdoutLine);
   let stderr = "";
   let spawnError: string | undefined;
   let aborted = false;
-  let stopping = false;
   let settled = false;
   const child = spawn(options.file, [...options.args], {
     cwd: options.cwd,
@@ -112,7 +141,7 @@ function supervise(options: AgentProcessOptions, settle: (result: AgentProcessRe
   const finish = (): void => {
     if (settled) return;
     settled = true;
-    for (const handle of timers.splice(0)) options.clock.clearTimeout(handle);
+    stopper.clear();
     options.signal.removeEventListener("abort", onAbort);
     lines.end();
     const exit = {
@@ -124,28 +153,16 @@ function supervise(options: AgentProcessOptions, settle: (result: AgentProcessRe
     };
     settle(spawnError !== undefined && child.pid === undefined ? { ...exit, spawnError } : exit);
   };
-  const stopGroup = (): void => {
-    const pid = child.pid;
-    if (stopping || pid === undefined) return;
-    stopping = true;
-    signalGroup(pid, "SIGTERM");
-    timers.push(
-      options.clock.setTimeout(() => {
-        signalGroup(pid, "SIGKILL");
-        timers.push(
-          options.clock.setTimeout(() => {
-            child.stdout.destroy();
-            child.stderr.destroy();
-            finish();
-          }, options.killGraceMs),
-        );
-      }, options.killGraceMs),
-    );
-  };
+  const stopper = createGroupStopper(child.pid, options.clock, options.killGraceMs, () => {
+    // A descendant that left the group still holds the pipes: stop waiting for it.
+    child.stdout.destroy();
+    child.stderr.destroy();
+    finish();
+  });
   const onAbort = (): void => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     aborted = true;
-    stopGroup();
+    stopper.stop();
   };
   child.stdout.on("data", (chunk: Buffer) => lines.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => {
@@ -155,7 +172,7 @@ function supervise(options: AgentProcessOptions, settle: (result: AgentProcessRe
     spawnError = error.message;
     if (child.pid === undefined) finish();
   });
-  child.on("exit", stopGroup);
+  child.on("exit", () => stopper.stop());
   child.on("close", finish);
   // An agent that exits without reading its stdin makes the write fail with EPIPE: not our failure.
   child.stdin.on("error", () => undefined);

@@ -71,6 +71,17 @@ export async function runCommandSession(
   const { invocation } = prepared;
   const fileProblem = writePromptFile(invocation);
   if (fileProblem !== undefined) return refused(fileProblem);
+  return runInvocation(request, command, invocation, deps, emit);
+}
+
+/** Runs a prepared invocation to its outcome; the session ends with `turn.ended` once the process ran. */
+async function runInvocation(
+  request: SessionRequest,
+  command: NamedCommand,
+  invocation: Invocation,
+  deps: CommandHarnessDeps,
+  emit: (event: HarnessEvent) => void,
+): Promise<SessionOutcome> {
   const parser = PARSERS[command.output]({ emit, now: () => deps.clock.now() });
   const known = invocation.knownSessionId;
   // Agents that print no session ids get the known one announced for them.
@@ -91,11 +102,10 @@ export async function runCommandSession(
     },
   });
   if (invocation.promptFile !== undefined) rmSync(invocation.promptFile.path, { force: true });
-  const sessionId = parser.sessionId() ?? known;
   const outcome = decideOutcome({
     exit: result,
     ...(result.aborted && { abortReason: abortReason(request.signal) }),
-    sessionId,
+    sessionId: parser.sessionId() ?? known,
     sessionEstablished:
       parser.sessionId() !== undefined || (!parser.reportsResult && (known !== undefined || printed)),
     verdict: parser.verdict(),

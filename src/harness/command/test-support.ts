@@ -107,3 +107,12 @@ export function isRunning(pid: number): boolean {
 export function readPids(dir: string): { agent: number; grandchild: number } {
   return JSON.parse(readFileSync(join(dir, "pids.json"), "utf8")) as { agent: number; grandchild: number };
 }
+
+/** Yields to the event loop (no timers) until `condition` holds; throws after many turns. */
+export async function eventually(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100_000; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error("condition never held");
+}

@@ -33,7 +33,11 @@ describe("endpointFor", () => {
   });
 
   it("treats empty API and key variables as unset", () => {
-    const env = { HANKWEAVE_PI_LOCAL_BASE_URL: "http://h/v1", HANKWEAVE_PI_LOCAL_API: "", HANKWEAVE_PI_LOCAL_API_KEY: "" };
+    const env = {
+      HANKWEAVE_PI_LOCAL_BASE_URL: "http://h/v1",
+      HANKWEAVE_PI_LOCAL_API: "",
+      HANKWEAVE_PI_LOCAL_API_KEY: "",
+    };
     const lookup = endpointFor("local", undefined, env);
     assert.ok(lookup.ok);
     assert.equal(lookup.endpoint?.api, undefined);

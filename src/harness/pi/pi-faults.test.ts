@@ -2,11 +2,23 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type FakeReply, type FakeScript, startFakeOpenAI } from "../../testing/fake-providers/index.ts";
+import {
+  type FakeReply,
+  type FakeScript,
+  startFakeAnthropic,
+  startFakeOpenAI,
+} from "../../testing/fake-providers/index.ts";
 import type { SessionOutcome, SessionRequest } from "../harness.ts";
 import { createPiHarness } from "./pi-harness.ts";
 import { PI_INSTALL_HINT } from "./pi-sdk.ts";
-import { collect, eventSummary, fakeOptions, fakeRequest, type PiWorkspace, piWorkspace } from "./pi-test-support.ts";
+import {
+  collect,
+  eventSummary,
+  fakeOptions,
+  fakeRequest,
+  type PiWorkspace,
+  piWorkspace,
+} from "./pi-test-support.ts";
 import { truncatedCallMessage } from "./truncation-guard.ts";
 
 // Faults through the real pi SDK against the fake OpenAI server (one SDK import for this file).
@@ -105,6 +117,32 @@ describe("pi harness: cancel", () => {
     assert.deepEqual(eventSummary(events), ["session.started", "turn.ended:aborted"]);
   });
 
+  it("a cancel while bash runs stops the command; the tool batch and the turn end aborted", async () => {
+    const server = await startFakeOpenAI([
+      { type: "tool", calls: [{ tool: "bash", input: { command: "sleep 30; echo late > late.txt" } }] },
+    ]);
+    try {
+      const controller = new AbortController();
+      const harness = createPiHarness(fakeOptions(workspace, server.baseUrl));
+      const session = harness.start(fakeRequest(workspace, "go", { signal: controller.signal }));
+      const seen: string[] = [];
+      for await (const event of session) {
+        seen.push(event.type);
+        if (event.type === "tool.use") controller.abort("cancelled by test");
+      }
+      const outcome = await session.outcome;
+      assert.ok(outcome.kind === "aborted");
+      assert.equal(outcome.reason, "cancelled by test");
+      assert.equal(outcome.layers.toolBatch, "aborted");
+      assert.equal(outcome.layers.turn, "aborted");
+      assert.deepEqual(seen.slice(0, 3), ["session.started", "usage", "tool.use"]);
+      assert.equal(existsSync(join(workspace.cwd, "late.txt")), false);
+      assert.equal(server.requests.length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a signal that fired before the start ends aborted without events or requests", async () => {
     const controller = new AbortController();
     controller.abort("stop");
@@ -190,17 +228,26 @@ describe("pi harness: refusals before a session", () => {
 
   it("a known provider without its key in the agent environment fails permanently", async () => {
     const harness = createPiHarness({ sessionDir: workspace.sessionDir, resolveModel: () => undefined });
-    const model = { requested: "groq/llama-3.3-70b-versatile", id: "llama-3.3-70b-versatile", provider: "groq" };
+    const model = {
+      requested: "groq/llama-3.3-70b-versatile",
+      id: "llama-3.3-70b-versatile",
+      provider: "groq",
+    };
     const { outcome } = await collect(harness.start(fakeRequest(workspace, "go", { model })));
     const failed = failure(outcome);
     assert.equal(failed.reason.retriable, false);
-    assert.equal(failed.reason.message, "No API key for pi provider 'groq': set GROQ_API_KEY in the environment");
+    assert.equal(
+      failed.reason.message,
+      "No API key for pi provider 'groq': set GROQ_API_KEY in the environment",
+    );
   });
 });
 
 describe("pi harness: an endpoint from the agent environment", () => {
   it("runs pi/<provider>/<model> against HANKWEAVE_PI_<PROVIDER>_BASE_URL; cost unknown without prices", async () => {
-    const server = await startFakeOpenAI([{ type: "text", text: "local hello", usage: { inputTokens: 10, outputTokens: 2 } }]);
+    const server = await startFakeOpenAI([
+      { type: "text", text: "local hello", usage: { inputTokens: 10, outputTokens: 2 } },
+    ]);
     try {
       const harness = createPiHarness({ sessionDir: workspace.sessionDir, resolveModel: () => undefined });
       const model = { requested: "pi/local/qwen3", id: "qwen3", provider: "local" };
@@ -221,6 +268,27 @@ describe("pi harness: an endpoint from the agent environment", () => {
       const body = server.requests[0]?.body as { model: string };
       assert.equal(body.model, "qwen3");
       assert.equal(server.requests[0]?.headers.authorization, "Bearer none");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("speaks Anthropic Messages when HANKWEAVE_PI_<PROVIDER>_API says so", async () => {
+    const server = await startFakeAnthropic([{ type: "text", text: "messages hello" }]);
+    try {
+      const harness = createPiHarness({ sessionDir: workspace.sessionDir, resolveModel: () => undefined });
+      const model = { requested: "pi/proxy/sonnet-ish", id: "sonnet-ish", provider: "proxy" };
+      const env = {
+        ...fakeRequest(workspace, "").env,
+        HANKWEAVE_PI_PROXY_BASE_URL: server.baseUrl,
+        HANKWEAVE_PI_PROXY_API: "anthropic-messages",
+        HANKWEAVE_PI_PROXY_API_KEY: "proxy-key",
+      };
+      const { outcome } = await collect(harness.start(fakeRequest(workspace, "hi", { model, env })));
+      assert.ok(outcome.kind === "completed");
+      assert.equal(outcome.resultText, "messages hello");
+      assert.equal(server.requests[0]?.route, "messages");
+      assert.equal(server.requests[0]?.headers["x-api-key"], "proxy-key");
     } finally {
       await server.close();
     }

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type FakeProviderServer, type FakeRequestView, startFakeOpenAI } from "../../testing/fake-providers/index.ts";
+import {
+  type FakeProviderServer,
+  type FakeRequestView,
+  startFakeOpenAI,
+} from "../../testing/fake-providers/index.ts";
 import type { HarnessEvent, SessionOutcome } from "../harness.ts";
 import { createPiHarness } from "./pi-harness.ts";
 import {
@@ -20,7 +24,9 @@ import {
 const usage = { inputTokens: 1000, outputTokens: 100 };
 
 function dollars(input: number, output: number, cacheRead = 0): number {
-  return (input * FAKE_PRICING.input + output * FAKE_PRICING.output + cacheRead * FAKE_PRICING.cacheRead) / 1e6;
+  return (
+    (input * FAKE_PRICING.input + output * FAKE_PRICING.output + cacheRead * FAKE_PRICING.cacheRead) / 1e6
+  );
 }
 
 function usageEvents(events: readonly HarnessEvent[]) {
@@ -46,7 +52,9 @@ describe("pi harness: a write, bash and text session", () => {
     ]);
     const harness = createPiHarness(fakeOptions(workspace, server.baseUrl, () => (ticks += 5)));
     const env = { ...fakeRequest(workspace, "").env, MARK: "from-agent-env" };
-    result = await collect(harness.start(fakeRequest(workspace, "Write the notes", { env, systemPrompt: "Be terse." })));
+    result = await collect(
+      harness.start(fakeRequest(workspace, "Write the notes", { env, systemPrompt: "Be terse." })),
+    );
   });
   after(async () => {
     await server.close();
@@ -117,11 +125,17 @@ describe("pi harness: a write, bash and text session", () => {
     assert.ok(outcome.kind === "completed");
     assert.equal(outcome.resultText, "All done.");
     assert.deepEqual(outcome.layers, { stream: "completed", toolBatch: "completed", turn: "completed" });
-    assert.equal(outcome.sessionId, result.events[0]?.type === "session.started" ? result.events[0].sessionId : "");
+    assert.equal(
+      outcome.sessionId,
+      result.events[0]?.type === "session.started" ? result.events[0].sessionId : "",
+    );
   });
 
   it("sends pi's system prompt with ours appended, and only the four offline tools", () => {
-    const body = server.requests[0]?.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
+    const body = server.requests[0]?.body as {
+      messages: { role: string; content: string }[];
+      tools: { function: { name: string } }[];
+    };
     const system = body.messages[0];
     assert.equal(system?.role, "system");
     assert.match(system?.content ?? "", /^You are an expert coding assistant operating inside pi/);
@@ -151,7 +165,9 @@ describe("pi harness: resume", () => {
   });
 
   it("continues the same session id with the history replayed, also from a new harness instance", async () => {
-    const first = await collect(createPiHarness(fakeOptions(workspace, server.baseUrl)).start(fakeRequest(workspace, "first")));
+    const first = await collect(
+      createPiHarness(fakeOptions(workspace, server.baseUrl)).start(fakeRequest(workspace, "first")),
+    );
     const id = first.outcome.sessionId;
     assert.ok(id !== undefined);
     assert.deepEqual(readdirSync(workspace.sessionDir).filter((n) => n.endsWith(`_${id}.jsonl`)).length, 1);
@@ -165,7 +181,9 @@ describe("pi harness: resume", () => {
 
   it("fails permanently, before any event, when the session to resume does not exist", async () => {
     const harness = createPiHarness(fakeOptions(workspace, server.baseUrl));
-    const { events, outcome } = await collect(harness.start(fakeRequest(workspace, "x", { resumeSessionId: "nope" })));
+    const { events, outcome } = await collect(
+      harness.start(fakeRequest(workspace, "x", { resumeSessionId: "nope" })),
+    );
     assert.deepEqual(events, []);
     assert.equal(outcome.kind, "failed");
     assert.ok(outcome.kind === "failed");

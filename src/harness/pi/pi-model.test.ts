@@ -110,7 +110,12 @@ describe("buildPiModel", () => {
   });
 
   it("refuses a provider pi does not know when no endpoint is configured", () => {
-    const result = buildPiModel(facts({ provider: "local", callId: "qwen3" }), undefined, LIST, "HANKWEAVE_PI_LOCAL_");
+    const result = buildPiModel(
+      facts({ provider: "local", callId: "qwen3" }),
+      undefined,
+      LIST,
+      "HANKWEAVE_PI_LOCAL_",
+    );
     assert.equal(result.ok, false);
   });
 

@@ -60,7 +60,10 @@ describe("decidePiOutcome", () => {
   it("a response cut off at max tokens, without tool calls", () => {
     const outcome = decidePiOutcome(facts(assistantMessage("length")));
     assert.ok(outcome.kind === "max-tokens");
-    assert.equal(outcome.message, "The response was cut off at the model's output token limit (max tokens 4096)");
+    assert.equal(
+      outcome.message,
+      "The response was cut off at the model's output token limit (max tokens 4096)",
+    );
   });
 
   it("a response cut off at max tokens names the calls that were not run", () => {
@@ -95,7 +98,9 @@ describe("decidePiOutcome", () => {
   });
 
   it("a response pi aborted on its own is aborted with pi's message", () => {
-    const outcome = decidePiOutcome(facts(assistantMessage("aborted", { errorMessage: "Request was aborted" })));
+    const outcome = decidePiOutcome(
+      facts(assistantMessage("aborted", { errorMessage: "Request was aborted" })),
+    );
     assert.ok(outcome.kind === "aborted");
     assert.equal(outcome.reason, "Request was aborted");
   });
@@ -103,7 +108,13 @@ describe("decidePiOutcome", () => {
   it("a completed prompt carries the last text, when there was one", () => {
     const done = decidePiOutcome(withMapped(facts(assistantMessage("stop")), { resultText: "ok" }));
     const silent = decidePiOutcome(facts(assistantMessage("stop")));
-    assert.deepEqual(done, { kind: "completed", resultText: "ok", sessionId: "s1", layers: ALL_COMPLETED, totals: TOTALS });
+    assert.deepEqual(done, {
+      kind: "completed",
+      resultText: "ok",
+      sessionId: "s1",
+      layers: ALL_COMPLETED,
+      totals: TOTALS,
+    });
     assert.deepEqual(silent, { kind: "completed", sessionId: "s1", layers: ALL_COMPLETED, totals: TOTALS });
   });
 });

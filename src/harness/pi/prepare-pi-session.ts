@@ -86,7 +86,12 @@ export function preparePiSession(
   const facts = modelFacts(request.model, resolved);
   const endpoint = endpointFor(facts.provider, options.providers, request.env);
   if (!endpoint.ok) return endpoint;
-  const built = buildPiModel(facts, endpoint.endpoint, piModelList(sdk.ai), endpointEnvPrefix(facts.provider));
+  const built = buildPiModel(
+    facts,
+    endpoint.endpoint,
+    piModelList(sdk.ai),
+    endpointEnvPrefix(facts.provider),
+  );
   if (!built.ok) return built;
   const key = findApiKey(facts.provider, request, endpoint.endpoint?.apiKey, endpoint.endpoint !== undefined);
   if (!key.ok) return key;

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  apiKeyEnvNames,
-  apiKeyFromEnv,
-  credentialHint,
-  hasAmbientCredentials,
-} from "./provider-env.ts";
+import { apiKeyEnvNames, apiKeyFromEnv, credentialHint, hasAmbientCredentials } from "./provider-env.ts";
 
 describe("provider credentials from the agent environment", () => {
   it("takes the first variable of the provider that is set and not empty", () => {
@@ -18,13 +13,19 @@ describe("provider credentials from the agent environment", () => {
   it("recognizes complete sets of ambient cloud credentials only", () => {
     assert.equal(hasAmbientCredentials("amazon-bedrock", { AWS_PROFILE: "dev" }), true);
     assert.equal(hasAmbientCredentials("amazon-bedrock", { AWS_ACCESS_KEY_ID: "a" }), false);
-    assert.equal(hasAmbientCredentials("amazon-bedrock", { AWS_ACCESS_KEY_ID: "a", AWS_SECRET_ACCESS_KEY: "s" }), true);
+    assert.equal(
+      hasAmbientCredentials("amazon-bedrock", { AWS_ACCESS_KEY_ID: "a", AWS_SECRET_ACCESS_KEY: "s" }),
+      true,
+    );
     assert.equal(hasAmbientCredentials("openai", { AWS_PROFILE: "dev" }), false);
   });
 
   it("names what to set", () => {
     assert.equal(credentialHint("groq"), "GROQ_API_KEY");
-    assert.equal(credentialHint("google-vertex"), "GOOGLE_CLOUD_API_KEY or GOOGLE_CLOUD_PROJECT + GOOGLE_CLOUD_LOCATION");
+    assert.equal(
+      credentialHint("google-vertex"),
+      "GOOGLE_CLOUD_API_KEY or GOOGLE_CLOUD_PROJECT + GOOGLE_CLOUD_LOCATION",
+    );
     assert.equal(credentialHint("local"), "");
   });
 });

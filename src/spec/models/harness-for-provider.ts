@@ -8,5 +8,6 @@ import type { HarnessKind } from "./model-types.ts";
 export function harnessForProvider(provider: string): HarnessKind {
   if (provider === "anthropic") return "claude";
   if (provider === "scripted") return "scripted";
+  if (provider === "command") return "command";
   return "pi";
 }

@@ -4,7 +4,7 @@
  */
 
 /** Which harness runs a codon: the Claude Agent SDK, the embedded pi agent, or the offline scripted agent. */
-export type HarnessKind = "claude" | "pi" | "scripted";
+export type HarnessKind = "claude" | "pi" | "scripted" | "command";
 
 /** Prices in US dollars per million tokens. */
 export interface ModelPricing {

@@ -62,6 +62,34 @@ function resolveScripted(requested: string): ModelResolution {
   return { ok: true, model };
 }
 
+/**
+ * `command/<name>[/<model>]`: a command-line agent configured in hankweave.commands.json. The command
+ * itself is looked up when the run starts (the configuration lives beside the hank, not in the
+ * catalog); its pricing is unknown by design: such agents report cost themselves or not at all.
+ */
+function resolveCommand(requested: string): ModelResolution {
+  const rest = requested.slice("command/".length);
+  const name = rest.split("/")[0] ?? "";
+  if (!/^[a-z0-9._-]+$/.test(name)) {
+    return {
+      ok: false,
+      message: `Model '${requested}' must be 'command/<name>' or 'command/<name>/<model>', with a lowercase name`,
+      suggestions: [],
+    };
+  }
+  const model: ResolvedModel = {
+    requested,
+    id: rest,
+    provider: "command",
+    harness: "command",
+    contextWindow: DEFAULT_CONTEXT_WINDOW,
+    maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    pricing: null,
+    matchType: "passthrough",
+  };
+  return { ok: true, model };
+}
+
 /** `pi/<provider>/<model>`: run on pi whatever the provider; catalog data when the catalog knows the model. */
 function resolvePassthrough(requested: string, catalog: ModelCatalog): ModelResolution {
   const rest = requested.slice("pi/".length);
@@ -105,6 +133,7 @@ function unknownModel(requested: string, catalog: ModelCatalog): ModelResolution
  * Case-insensitive; the rules, in order:
  *
  * - `scripted`, `scripted/<name>`: the scripted agent (matchType `scripted`, free, 200k/64k limits).
+ * - `command/<name>[/<model>]`: a command-line agent (harness `command`, pricing unknown).
  * - `pi/<provider>/<model>`: explicit pi passthrough (matchType `passthrough`, harness `pi`); catalog
  *   data when the provider serves the model, else 200k context / 64k output and unknown (null) pricing.
  * - `haiku`, `sonnet`, `opus`, or `anthropic/<alias>`: the newest Anthropic model of that family
@@ -122,6 +151,7 @@ function unknownModel(requested: string, catalog: ModelCatalog): ModelResolution
 export function resolveModel(requested: string, catalog?: ModelCatalog): ModelResolution {
   const lower = requested.toLowerCase();
   if (lower === "scripted" || lower.startsWith("scripted/")) return resolveScripted(requested);
+  if (lower.startsWith("command/")) return resolveCommand(requested);
   const models = catalog ?? bundledCatalog();
   if (lower.startsWith("pi/")) return resolvePassthrough(requested, models);
   const match = matchCatalogModel(models, requested);

@@ -13,6 +13,7 @@ import { checkLoopRules } from "./loop-rules.ts";
 import { checkModels, type ModelOverrideSource } from "./model-checks.ts";
 import { checkPromptFiles } from "./prompt-files.ts";
 import { checkRequirements, pathToolFinder } from "./requirements.ts";
+import { runtimeIdCollisions } from "./runtime-id-collisions.ts";
 import { checkSchema } from "./schema-check.ts";
 import { checkSentinels } from "./sentinel-checks.ts";
 import type { ValidationContext, ValidationReport } from "./validation-types.ts";
@@ -66,6 +67,7 @@ function runValidation(raw: unknown, context: ValidationContext): ValidationRepo
     ...checkGlobalPromptRules(view),
     ...codons.flatMap(checkCodonRules),
     ...checkDuplicateIds(view),
+    ...(schema.hank === undefined ? [] : runtimeIdCollisions(schema.hank)),
     ...checkLoopRules(view),
     ...checkContinuation(view, models.modelOf),
     ...models.issues,

@@ -47,6 +47,35 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 }
 
 /**
+ * Hands one request to the handler and returns its record. A handler that throws (a script bug) gets a
+ * 500 with the error in a plain-text body, recorded as reply `script-error`.
+ */
+function handleRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: string,
+  index: number,
+  handler: ProviderHandler,
+  nextModelIndex: () => number,
+): RecordedRequest {
+  const url = req.url ?? "/";
+  const method = req.method ?? "GET";
+  const body = parseJson(raw);
+  const headers = headersOf(req);
+  const path = url.split("?")[0] ?? url;
+  const base = { index, method, url, headers, body };
+  try {
+    const { route, reply } = handler({ method, url, path, body, bodyChars: raw.length, res, nextModelIndex });
+    return reply === undefined ? { ...base, route } : { ...base, route, reply };
+  } catch (caught) {
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+    res.end(`fake provider script threw: ${caught instanceof Error ? caught.message : String(caught)}`);
+    const route = path.endsWith("/chat/completions") ? "chat_completions" : "messages";
+    return { ...base, route, reply: "script-error" };
+  }
+}
+
+/**
  * An HTTP server on 127.0.0.1 that hands each request to `handler` and records it. Any API key is
  * accepted (no header is checked). State lives in the returned object only.
  */
@@ -57,28 +86,10 @@ export async function startFakeServer(
   const requests: RecordedRequest[] = [];
   let modelIndex = 0;
   const server = createServer((req, res) => {
-    void readBody(req).then((raw) => {
-      const url = req.url ?? "/";
-      const method = req.method ?? "GET";
-      const body = parseJson(raw);
-      const exchange: Exchange = {
-        method,
-        url,
-        path: url.split("?")[0] ?? url,
-        body,
-        bodyChars: raw.length,
-        res,
-        nextModelIndex: () => modelIndex++,
-      };
-      const { route, reply } = handler(exchange);
-      const headers = headersOf(req);
-      const index = requests.length;
-      requests.push(
-        reply === undefined
-          ? { index, method, url, route, headers, body }
-          : { index, method, url, route, headers, body, reply },
-      );
-    });
+    void readBody(req).then(
+      (raw) => requests.push(handleRequest(req, res, raw, requests.length, handler, () => modelIndex++)),
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

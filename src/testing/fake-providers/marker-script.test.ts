@@ -4,7 +4,8 @@ import type { FakeRequestView } from "./fake-types.ts";
 import { findMarkers, markerScript } from "./marker-script.ts";
 import { resolveToolName, splitPieces } from "./plan-answer.ts";
 import { anthropicView, openaiView } from "./request-view.ts";
-import { CLAUDE_TOOLS, PI_TOOLS } from "./test-support.ts";
+import { startFakeOpenAI } from "./start-fake-openai.ts";
+import { CLAUDE_TOOLS, PI_TOOLS, post } from "./test-support.ts";
 
 const PROMPT = "Please do this.\nWRITE_FILE=out/a.txt and then\nRUN=cat out/a.txt | wc -c\n";
 
@@ -159,5 +160,24 @@ describe("helpers", () => {
     assert.equal(resolveToolName(view, "write"), "write");
     assert.equal(resolveToolName(view, "BASH"), "Bash");
     assert.equal(resolveToolName(view, "Edit"), "Edit");
+  });
+});
+
+describe("a script that throws", () => {
+  it("gets a 500 naming the error, recorded as script-error", async () => {
+    const server = await startFakeOpenAI(() => {
+      throw new Error("boom");
+    });
+    try {
+      const response = await post(`${server.baseUrl}/v1/chat/completions`, { model: "m", messages: [] });
+      assert.equal(response.status, 500);
+      assert.equal(await response.text(), "fake provider script threw: boom");
+      assert.deepEqual(
+        server.requests.map((r) => [r.route, r.reply]),
+        [["chat_completions", "script-error"]],
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,7 +1,12 @@
-import type { JsonPath, ValidationIssue } from "../spec/issues.ts";
-import { error } from "../spec/issues.ts";
-import type { HankFile, TerminateOn } from "../spec/schema/index.ts";
-import { parseRuntimeId } from "./runtime-id.ts";
+import type { JsonPath, ValidationIssue } from "../issues.ts";
+import { error } from "../issues.ts";
+import type { HankFile, TerminateOn } from "../schema/index.ts";
+
+/** Splits `x#2` into its config id and iteration, as the plan names loop codons (`plan/runtime-id.ts`). */
+function parseRuntimeId(id: string): { configId: string; iteration?: number } {
+  const match = /^(.+)#(0|[1-9]\d*)$/.exec(id);
+  return match?.[1] === undefined ? { configId: id } : { configId: match[1], iteration: Number(match[2]) };
+}
 
 interface ConfigCodon {
   readonly id: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HankFile } from "../spec/schema/index.ts";
+import { HankFile } from "../schema/index.ts";
 import { runtimeIdCollisions } from "./runtime-id-collisions.ts";
 
 const codon = (id: string) => ({

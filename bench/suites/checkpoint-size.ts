@@ -1,0 +1,72 @@
+import type { CheckpointSizeResult } from "../cases/checkpoint-size.ts";
+import { atMost, type FigureLine, figure, fromSummary } from "../lib/figure.ts";
+import { summarize } from "../lib/stats.ts";
+import type { Suite } from "../lib/suite.ts";
+
+const BENCH = "checkpoint-size";
+
+/**
+ * 2. Checkpoint cost against workspace size: one changed file per codon in workspaces of 100, 10,000 and
+ * 50,000 tracked files, through the CLI's hooks (`checkpointedFiles: ["**"]`) and through the
+ * checkpointer's incremental commit alone.
+ */
+export const checkpointSizeSuite: Suite = {
+  name: BENCH,
+  title: "Checkpoint cost against workspace size (one changed file)",
+  async run(context) {
+    const sizes = context.quick ? [100, 2000] : [100, 10_000, 50_000];
+    const figures: FigureLine[] = [];
+    const perCodon = new Map<number, number[]>();
+    const commits = new Map<number, number[]>();
+    for (const files of sizes) {
+      context.log(`  ${files} files`);
+      const [result] = await context.runCase<CheckpointSizeResult>({
+        name: "checkpoint-size",
+        args: { files, codons: context.quick ? 5 : 12, commits: context.quick ? 5 : 15 },
+      });
+      if (result === undefined) throw new Error("checkpoint-size returned nothing");
+      perCodon.set(files, result.perCodonMs);
+      commits.set(files, result.commitMs);
+      const spec = (name: string, unit = "ms") => ({ bench: BENCH, figure: `files-${files}/${name}`, unit });
+      figures.push(
+        figure(
+          {
+            ...spec("per-codon", "ms/codon"),
+            note: "rig-setup + completed checkpoint of a codon, CLI hooks",
+          },
+          result.perCodonMs,
+        ),
+        figure(
+          { ...spec("commit-one-path"), note: "Checkpointer.commit with changedPaths" },
+          result.commitMs,
+        ),
+        figure({ ...spec("initial-snapshot"), note: "first codon: records the whole workspace" }, [
+          result.initialMs,
+        ]),
+        figure(spec("git-spawns", "spawns/codon"), [result.gitSpawnsPerCodon]),
+      );
+    }
+    const small = sizes[0] ?? 100;
+    const large = sizes[sizes.length - 1] ?? small;
+    figures.push(
+      ratio(`ratio-${large}-vs-${small}/per-codon`, perCodon.get(large), perCodon.get(small), true),
+      ratio(`ratio-${large}-vs-${small}/commit-one-path`, commits.get(large), commits.get(small), false),
+    );
+    return figures;
+  },
+};
+
+/** Ratio of the medians; the range pairs the extremes (slowest large over fastest small, and back). */
+function ratio(
+  name: string,
+  large: number[] | undefined,
+  small: number[] | undefined,
+  withTarget: boolean,
+): FigureLine {
+  const a = summarize(large ?? [0]);
+  const b = summarize(small ?? [1]);
+  return fromSummary(
+    { bench: BENCH, figure: name, unit: "x", ...(withTarget && { target: atMost(3) }) },
+    { median: a.median / b.median, min: a.min / b.max, max: a.max / b.min, runs: Math.min(a.runs, b.runs) },
+  );
+}

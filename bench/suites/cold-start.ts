@@ -1,0 +1,98 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { writeHank } from "../cases/hank-fixture.ts";
+import { childEnv } from "../lib/child-env.ts";
+import { atMost, type FigureLine, figure, type Target } from "../lib/figure.ts";
+import { type SpawnSpec, timeToExit, timeToStderrLine } from "../lib/spawn-timing.ts";
+import type { Suite, SuiteContext } from "../lib/suite.ts";
+
+const BENCH = "cold-start";
+
+/** The progress line of a codon starting (`> step-1: Codon step-1`), not of the run or execution. */
+const FIRST_CODON = /^> step-1: /m;
+
+/**
+ * 5. Cold start of the built CLI (`dist/`): `--validate` of a 50-codon hank, spawn to exit, and a
+ * headless run, spawn to the first codon's start line. Each is measured without and with
+ * `NODE_EXTRA_CA_CERTS` (which this machine sets; it costs every Node start about 85 ms).
+ */
+export const coldStart: Suite = {
+  name: BENCH,
+  title: "Cold start (built CLI)",
+  async run(context) {
+    build(context);
+    const hankDir = writeHank(join(context.scratch, "cold-start", "hank"), {
+      shape: { kind: "codons", count: 50 },
+    });
+    const repeats = context.quick ? 5 : 15;
+    const caPath = context.env.NODE_EXTRA_CA_CERTS;
+    const variants: { label: string; env: Record<string, string>; target: boolean }[] = [
+      { label: "", env: childEnv(context.env), target: true },
+      ...(caPath === undefined
+        ? []
+        : [{ label: "/with-ca-certs", env: childEnv(context.env, true), target: false }]),
+    ];
+    const figures: FigureLine[] = [];
+    for (const variant of variants) {
+      const node = (args: string[]): SpawnSpec => ({
+        command: process.execPath,
+        args,
+        cwd: join(context.scratch, "cold-start"),
+        env: variant.env,
+      });
+      const main = join(context.repoRoot, "dist", "cli", "main.js");
+      context.log(
+        `  node floor, --validate, first codon${variant.label === "" ? "" : " (NODE_EXTRA_CA_CERTS set)"}`,
+      );
+      const floor = await repeat(repeats, () => timeToExit(node(["-e", "0"])));
+      const validate = await repeat(repeats, () => timeToExit(node([main, hankDir, "--validate"])));
+      let run = 0;
+      const firstCodon = await repeat(context.quick ? 3 : 10, () => {
+        const exec = join(context.scratch, "cold-start", `exec-${variant.label.length}-${run++}`);
+        return timeToStderrLine(node([main, hankDir, "--headless", "-e", exec]), FIRST_CODON);
+      });
+      const spec = (name: string, target: Target | undefined, note: string) => ({
+        bench: BENCH,
+        figure: `${name}${variant.label}`,
+        unit: "ms",
+        note,
+        ...(variant.target && target !== undefined && { target }),
+      });
+      figures.push(
+        figure(spec("node-floor", undefined, "node -e 0, spawn to exit"), floor),
+        figure(
+          spec("validate-50-codons", atMost(300), "hankweave <hank> --validate, spawn to exit"),
+          validate,
+        ),
+        figure(
+          spec("first-codon-headless", atMost(500), "hankweave <hank> --headless, spawn to '> step-1:'"),
+          firstCodon,
+        ),
+      );
+    }
+    return figures;
+  },
+};
+
+async function repeat(times: number, measure: () => Promise<number>): Promise<number[]> {
+  await measure();
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) samples.push(await measure());
+  return samples;
+}
+
+/** `npm run build`; a failing type check still emits, so a present `dist/cli/main.js` is enough. */
+function build(context: SuiteContext): void {
+  context.log("  npm run build");
+  const result = spawnSync("npm", ["run", "build"], {
+    cwd: context.repoRoot,
+    env: childEnv(context.env),
+    encoding: "utf8",
+  });
+  const main = join(context.repoRoot, "dist", "cli", "main.js");
+  if (result.status !== 0) {
+    if (!existsSync(main)) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
+    context.log(`  warning: npm run build exited ${result.status}; measuring the emitted dist/ anyway`);
+  }
+}

@@ -1,0 +1,81 @@
+import { existsSync } from "node:fs";
+import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
+import type { CheckpointRecord } from "../../checkpoint/index.ts";
+import { systemClock } from "../../engine/index.ts";
+import {
+  type CheckpointListData,
+  checkpointLists,
+  checkpointThread,
+  currentRunOf,
+  readJournalLine,
+} from "../../engine/rollback/index.ts";
+import { executionLayout } from "../../workspace/execution-layout.ts";
+import type { CliIo } from "../run-cli.ts";
+import type { CheckpointsOptions } from "./parse-rollback-args.ts";
+
+/**
+ * `hankweave checkpoints -e <execution>`: the checkpoints of every run, oldest run first, marking those
+ * on the current line (the ones a rollback can go to). Reads only; takes no lock. `--json` prints one
+ * `checkpoint.list` payload per line.
+ */
+export async function runCheckpointsCommand(options: CheckpointsOptions, io: CliIo): Promise<number> {
+  const layout = executionLayout(options.execution);
+  if (!existsSync(layout.metaPath)) {
+    io.stderr.write(
+      `✗ No hankweave execution at ${layout.executionDir} (no .hankweave/execution-meta.json).\n`,
+    );
+    return 1;
+  }
+  const line = await readJournalLine(layout.eventsPath);
+  let records: CheckpointRecord[] = [];
+  if (existsSync(layout.checkpointGitDir)) {
+    try {
+      const checkpointer = createGitCheckpointer({
+        gitDir: layout.checkpointGitDir,
+        workTree: layout.agentRoot,
+        clock: systemClock(),
+      });
+      await checkpointer.init();
+      records = await checkpointer.list();
+    } catch (caught) {
+      io.stderr.write(
+        `✗ The checkpoints could not be read: ${caught instanceof Error ? caught.message : String(caught)}\n`,
+      );
+      return 1;
+    }
+  }
+  const lists = checkpointLists(line.steps, records, currentRunOf(line.steps));
+  if (options.json) {
+    for (const list of lists) io.stdout.write(`${JSON.stringify(list)}\n`);
+    return 0;
+  }
+  const onLine = new Set(checkpointThread(line.steps, records).map((record) => record.sha));
+  io.stdout.write(renderCheckpointLists(lists, onLine));
+  return 0;
+}
+
+/**
+ * The readable listing: a heading per run, then one line per checkpoint (`*` when on the current line):
+ *
+ *   run 9f2c… (branch run/9f2c…, current)
+ *   * 1a2b3c4  plan       rig-setup  2025-01-01T00:00:00.000Z
+ */
+export function renderCheckpointLists(
+  lists: readonly CheckpointListData[],
+  onLine: ReadonlySet<string>,
+): string {
+  if (lists.length === 0) return "No checkpoints yet.\n";
+  const width = Math.max(...lists.flatMap((list) => list.checkpoints.map((c) => c.codonId.length)));
+  const lines: string[] = [];
+  for (const list of lists) {
+    const current = list.currentBranch === `run/${list.runId}` ? ", current" : "";
+    lines.push(`run ${list.runId} (branch run/${list.runId}${current})`);
+    for (const c of list.checkpoints) {
+      const mark = onLine.has(c.sha) ? "*" : " ";
+      lines.push(
+        `  ${mark} ${c.sha.slice(0, 7)}  ${c.codonId.padEnd(width)}  ${c.checkpointType.padEnd(9)}  ${c.timestamp}`,
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,170 @@
+import { resolve } from "node:path";
+// The types module alone: parsing must not load the rollback machinery (`--help` stays light).
+import {
+  isRollbackCheckpointType,
+  type RollbackCheckpointType,
+} from "../../engine/rollback/rollback-types.ts";
+import type { CliOptions } from "../cli-options.ts";
+import { findFlag } from "../flags.ts";
+import type { ParsedArgs } from "../parse-args.ts";
+import { checkpointsHelp, rollbackHelp } from "./rollback-help.ts";
+
+/** `hankweave rollback <target> -e <execution> [--type <type>] [--restart] [run options]`. */
+export interface RollbackOptions {
+  /** As typed: a checkpoint id or prefix, a codon id, or `last-success`. */
+  readonly target: string;
+  /** With it, `target` is a codon id. */
+  readonly type?: RollbackCheckpointType;
+  /** Run the continuation at once (`rollback.completed.autoRestart`). */
+  readonly restart: boolean;
+  /** The run options (for the restart); `execution` is always set. */
+  readonly run: CliOptions & { readonly execution: string };
+}
+
+/** `hankweave checkpoints -e <execution> [--json]`. */
+export interface CheckpointsOptions {
+  readonly execution: string;
+  readonly json: boolean;
+}
+
+export type SubcommandCommand =
+  | { readonly kind: "rollback"; readonly options: RollbackOptions }
+  | { readonly kind: "checkpoints"; readonly options: CheckpointsOptions }
+  | { readonly kind: "subcommand-help"; readonly text: string };
+
+export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints"];
+
+const ROLLBACK_USAGE = "Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart]";
+const CHECKPOINTS_USAGE = "Usage: hankweave checkpoints -e <execution> [--json]";
+
+/**
+ * Parses the arguments after a subcommand name. `parseRun` is the main parser (`parseArgs`), passed in
+ * so that this module does not import it back: the rollback's run options go through it unchanged.
+ */
+export function parseSubcommand(
+  name: string,
+  args: readonly string[],
+  cwd: string,
+  parseRun: (argv: readonly string[], cwd: string) => ParsedArgs,
+): ParsedArgs {
+  return name === "checkpoints" ? parseCheckpointsArgs(args, cwd) : parseRollbackArgs(args, cwd, parseRun);
+}
+
+interface RollbackScan {
+  readonly target?: string;
+  readonly type?: string;
+  readonly restart: boolean;
+  readonly rest: readonly string[];
+}
+
+function parseRollbackArgs(
+  args: readonly string[],
+  cwd: string,
+  parseRun: (argv: readonly string[], cwd: string) => ParsedArgs,
+): ParsedArgs {
+  const scan = scanRollbackArgs(args);
+  if (typeof scan === "string") return fail(scan);
+  const parsed = parseRun(scan.rest, cwd);
+  if (!parsed.ok) return parsed;
+  const { command, warnings } = parsed;
+  if (command.kind === "help")
+    return { ok: true, command: { kind: "subcommand-help", text: rollbackHelp() }, warnings };
+  if (command.kind !== "run")
+    return { ok: false, message: `rollback does not take that option. ${ROLLBACK_USAGE}`, warnings };
+  const options = command.options;
+  const checked = checkRollback(scan, options);
+  if (typeof checked === "string") return { ok: false, message: checked, warnings };
+  return { ok: true, command: { kind: "rollback", options: checked }, warnings };
+}
+
+function checkRollback(scan: RollbackScan, run: CliOptions): RollbackOptions | string {
+  if (scan.target === undefined) return `Missing rollback target. ${ROLLBACK_USAGE}`;
+  const { execution } = run;
+  if (execution === undefined)
+    return `rollback needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
+  if (scan.type !== undefined && !isRollbackCheckpointType(scan.type)) {
+    return `Invalid --type value: '${scan.type}'. Expected one of start, end, rig-setup, completed, error, skipped.`;
+  }
+  if (scan.type !== undefined && scan.target === "last-success") {
+    return "--type names a checkpoint of a codon; it does not go with last-success.";
+  }
+  return {
+    target: scan.target,
+    ...(scan.type !== undefined && { type: scan.type }),
+    restart: scan.restart,
+    run: { ...run, execution },
+  };
+}
+
+/** Takes out the target and the rollback's own flags; every other token goes to the run parser. */
+function scanRollbackArgs(args: readonly string[]): RollbackScan | string {
+  let target: string | undefined;
+  let type: string | undefined;
+  let restart = false;
+  const rest: string[] = [];
+  const positional = (token: string): string | undefined => {
+    if (target !== undefined) return `Too many arguments for rollback: '${token}'. ${ROLLBACK_USAGE}`;
+    target = token;
+    return undefined;
+  };
+  for (let index = 0; index < args.length; index++) {
+    const token = args[index] ?? "";
+    if (token === "--") {
+      for (const extra of args.slice(index + 1)) {
+        const problem = positional(extra);
+        if (problem !== undefined) return problem;
+      }
+      break;
+    }
+    if (token === "--restart") restart = true;
+    else if (token.startsWith("--restart=")) return "Flag '--restart' does not take a value.";
+    else if (token === "--type" || token.startsWith("--type=")) {
+      const value = token === "--type" ? args[++index] : token.slice("--type=".length);
+      if (value === undefined || value === "" || value.startsWith("-"))
+        return "Flag '--type' requires a value.";
+      type = value;
+    } else if (token.startsWith("-") && token !== "-") {
+      rest.push(token);
+      if (takesSeparateValue(token) && args[index + 1] !== undefined) rest.push(args[++index] ?? "");
+    } else {
+      const problem = positional(token);
+      if (problem !== undefined) return problem;
+    }
+  }
+  return { ...(target !== undefined && { target }), ...(type !== undefined && { type }), restart, rest };
+}
+
+function takesSeparateValue(token: string): boolean {
+  return !token.includes("=") && findFlag(token)?.kind === "value";
+}
+
+function parseCheckpointsArgs(args: readonly string[], cwd: string): ParsedArgs {
+  let execution: string | undefined;
+  let json = false;
+  for (let index = 0; index < args.length; index++) {
+    const token = args[index] ?? "";
+    if (token === "-h" || token === "--help") {
+      return { ok: true, command: { kind: "subcommand-help", text: checkpointsHelp() }, warnings: [] };
+    }
+    if (token === "--json") json = true;
+    else if (token === "-e" || token === "--execution") {
+      const value = args[++index];
+      if (value === undefined || value === "" || value.startsWith("-"))
+        return fail(`Flag '${token}' requires a value.`);
+      execution = value;
+    } else if (token.startsWith("--execution=")) execution = token.slice("--execution=".length);
+    else return fail(`Unknown argument '${token}' for checkpoints. ${CHECKPOINTS_USAGE}`);
+  }
+  if (execution === undefined || execution === "") {
+    return fail(`checkpoints needs the execution directory: -e <execution>. ${CHECKPOINTS_USAGE}`);
+  }
+  return {
+    ok: true,
+    command: { kind: "checkpoints", options: { execution: resolve(cwd, execution), json } },
+    warnings: [],
+  };
+}
+
+function fail(message: string): ParsedArgs {
+  return { ok: false, message, warnings: [] };
+}

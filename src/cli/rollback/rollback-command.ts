@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import { isAbsolute, resolve } from "node:path";
+import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
+import { type Clock, createEventSink, systemClock } from "../../engine/index.ts";
+import {
+  type RollbackSuccess,
+  type RollbackTarget,
+  readJournalLine,
+  rollbackExecution,
+} from "../../engine/rollback/index.ts";
+import { JournalWriter, writeSnapshot } from "../../journal/index.ts";
+import type { HankFile } from "../../spec/schema/index.ts";
+import { readExecutionMeta } from "../../workspace/execution/index.ts";
+import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
+import { acquireLock } from "../../workspace/lock/index.ts";
+import type { CliOptions } from "../cli-options.ts";
+import type { RenderOptions } from "../render/style.ts";
+import { loadAndValidate } from "../run/load-and-validate.ts";
+import { markCrashedRun } from "../run/mark-crashed-run.ts";
+import { checkGit, type RunIo, runHankCommand } from "../run/run-command.ts";
+import type { CliIo } from "../run-cli.ts";
+import { archiveRestorer } from "./archive-restorer.ts";
+import type { RollbackOptions } from "./parse-rollback-args.ts";
+import { rollbackPrinter } from "./rollback-printer.ts";
+
+/**
+ * `hankweave rollback <target> -e <execution>`: the composition root of a rollback. Opens the
+ * execution (its meta names the hank and the data), validates the hank, takes the execution lock
+ * (refused while a run is live), marks a crashed run, then runs `rollbackExecution` with the git
+ * checkpointer, the archive and the journal. With `--restart`, the lock is released and the run
+ * command continues the execution, which starts the continuation run the rollback prepared.
+ */
+export async function runRollbackCommand(
+  options: RollbackOptions,
+  io: RunIo,
+  render: RenderOptions,
+): Promise<number> {
+  const gitProblem = checkGit();
+  if (gitProblem !== undefined) return fail(io, gitProblem);
+  const layout = executionLayout(options.run.execution);
+  const runOptions = runOptionsFor(options.run, layout, io.cwd);
+  if (typeof runOptions === "string") return fail(io, runOptions);
+  const loaded = loadAndValidate(runOptions, io.cwd, io.env, io.runtime, render);
+  if (!loaded.ok) {
+    io.stderr.write(loaded.output);
+    return 1;
+  }
+  const clock = systemClock();
+  const lock = acquireLock(layout.lockPath, { pid: process.pid, runId: "rollback", clock });
+  if (!lock.ok) return fail(io, lock.message);
+  let code: number;
+  try {
+    code = await rollbackLocked({
+      options,
+      io,
+      layout,
+      clock,
+      hank: loaded.hank,
+      staleRunId: lock.staleFrom?.runId,
+    });
+  } finally {
+    lock.lock.release();
+  }
+  if (code !== 0 || !options.restart) return code;
+  return runHankCommand(runOptions, io, render);
+}
+
+interface LockedRollback {
+  readonly options: RollbackOptions;
+  readonly io: CliIo;
+  readonly layout: ExecutionLayout;
+  readonly clock: Clock;
+  readonly hank: HankFile;
+  readonly staleRunId: string | undefined;
+}
+
+async function rollbackLocked(input: LockedRollback): Promise<number> {
+  const { options, io, layout, clock } = input;
+  const line = await readJournalLine(layout.eventsPath);
+  const writer = JournalWriter.open(layout.eventsPath);
+  try {
+    const sink = createEventSink({
+      store: writer,
+      initialState: line.state,
+      listeners: [rollbackPrinter(io.stderr)],
+    });
+    markCrashedRun(sink, input.staleRunId);
+    const result = await rollbackExecution(
+      { hank: input.hank, target: targetOf(options), autoRestart: options.restart, line },
+      {
+        sink,
+        checkpointer: createGitCheckpointer({
+          gitDir: layout.checkpointGitDir,
+          workTree: layout.agentRoot,
+          clock,
+        }),
+        archives: archiveRestorer(layout, clock),
+        newRunId: randomUUID,
+        persist: (plan) => {
+          writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan });
+        },
+      },
+    );
+    if (!result.ok) {
+      const hint =
+        result.code === "unknown-target" || result.code === "off-line" || result.code === "bad-target"
+          ? `\n  List the checkpoints with: hankweave checkpoints -e ${layout.executionDir}`
+          : "";
+      return fail(io, `${result.message}${hint}`);
+    }
+    io.stderr.write(summary(result, layout, options.restart));
+    return 0;
+  } finally {
+    writer.close();
+  }
+}
+
+/** `--type` makes the target a codon; otherwise the text is resolved as a name (prefix, codon, last-success). */
+export function targetOf(options: Pick<RollbackOptions, "target" | "type">): RollbackTarget {
+  if (options.type !== undefined) {
+    return { kind: "codon", codonId: options.target, checkpointType: options.type };
+  }
+  return { kind: "named", name: options.target };
+}
+
+/**
+ * The options of the execution's run: the hank and data it was created with, unless the command line
+ * names them (`--config`, `--data`).
+ */
+function runOptionsFor(run: CliOptions, layout: ExecutionLayout, cwd: string): CliOptions | string {
+  const read = readExecutionMeta(layout.metaPath);
+  if (read.status === "missing") {
+    return `No hankweave execution at ${layout.executionDir} (no .hankweave/execution-meta.json).`;
+  }
+  if (read.status === "invalid")
+    return `The execution at ${layout.executionDir} is unreadable: ${read.message}`;
+  const { meta } = read;
+  const dataPath = isAbsolute(meta.readOnlySourceDataPath)
+    ? meta.readOnlySourceDataPath
+    : resolve(cwd, meta.readOnlySourceDataPath);
+  return {
+    ...run,
+    ...(run.hankFrom === "default" && { hankPath: meta.hankPath, hankFrom: "argument" as const }),
+    dataPath: run.dataPath ?? dataPath,
+  };
+}
+
+function summary(result: RollbackSuccess, layout: ExecutionLayout, restart: boolean): string {
+  const list = (paths: readonly string[]): string => (paths.length === 0 ? "none" : paths.join(", "));
+  const lines = [
+    `  Restored from the checkpoint: ${list(result.restored)}`,
+    `  Removed (created since): ${list(result.removed)}`,
+  ];
+  if (!restart) {
+    const again =
+      result.codonsToProcess.length === 0 ? "" : ` (runs ${result.codonsToProcess.join(", ")} again)`;
+    lines.push(`  Continue:  hankweave --execution ${layout.executionDir}${again}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function fail(io: CliIo, message: string): number {
+  io.stderr.write(`✗ ${message}\n`);
+  return 1;
+}

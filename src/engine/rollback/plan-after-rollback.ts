@@ -1,0 +1,59 @@
+import type { RunState } from "../../journal/index.ts";
+import { codonIndex } from "../../journal/index.ts";
+import type { ExecutionPlan } from "../../plan/index.ts";
+import { buildPlan, replayLoopReports } from "../../plan/index.ts";
+import type { HankFile } from "../../spec/schema/index.ts";
+import type { LineReport } from "./journal-line.ts";
+
+/** Checkpoint types whose state predates their codon: rolling back to them undoes the codon too. */
+const BEFORE_CODON: ReadonlySet<string> = new Set(["rig-setup", "start"]);
+
+/**
+ * The codons a `rollback.completed {codonId, checkpointType}` undoes, in execution order: those after
+ * the target codon, and the target too for `rig-setup`/`start`. Mirrors the journal reducer, which
+ * drops exactly these records. Empty when the state does not know the codon.
+ */
+export function codonsUndone(state: RunState, codonId: string, checkpointType: string): string[] {
+  const index = codonIndex(state, codonId);
+  if (index === -1) return [];
+  const keep = BEFORE_CODON.has(checkpointType) ? index : index + 1;
+  return state.codons.slice(keep).map((codon) => codon.id);
+}
+
+/** Codons the state counts as done: completed, skipped, or failed and ignored (as the engine does). */
+export function finishedCodons(state: RunState): Set<string> {
+  return new Set(
+    state.codons
+      .filter(
+        (r) =>
+          r.status === "completed" || r.status === "skipped" || (r.status === "failed" && r.failureIgnored),
+      )
+      .map((r) => r.id),
+  );
+}
+
+/**
+ * The plan to continue from after a rollback: the hank's plan, with the loop reports of the codons
+ * that remain replayed onto it (so loop iterations after the target are gone and later codons run
+ * again). `undone` are the codons the rollback undid; `finished` the codons done afterwards.
+ */
+export function planAfterRollback(
+  hank: HankFile,
+  reports: readonly LineReport[],
+  undone: readonly string[],
+  finished: ReadonlySet<string>,
+): ExecutionPlan {
+  const dropped = new Set(undone);
+  const kept = reports.filter((r) => r.producer === null || !dropped.has(r.producer)).map((r) => r.report);
+  return replayLoopReports(buildPlan(hank), kept, finished);
+}
+
+/** Every `checkpointedFiles` glob of the hank, loops included, without repeats: the checkpoint selection. */
+export function checkpointGlobsOf(hank: HankFile): string[] {
+  const globs = new Set<string>();
+  for (const item of hank.hank) {
+    const codons = item.type === "loop" ? item.codons : [item];
+    for (const codon of codons) for (const glob of codon.checkpointedFiles ?? []) globs.add(glob);
+  }
+  return [...globs];
+}
