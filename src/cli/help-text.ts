@@ -11,6 +11,8 @@ export function helpText(version: string): string {
     "Usage:",
     "  hankweave [options] [hank] [data]",
     "  hankweave --validate [hank]",
+    "  hankweave rollback <target> -e <execution> [--type <checkpoint-type>] [--restart]",
+    "  hankweave checkpoints -e <execution> [--json]",
     "",
     "  hank   a hank.json file, or a directory that holds one (default: ./hank.json)",
     "  data   the data source the agents read (default: the hank directory)",
@@ -30,6 +32,7 @@ export function helpText(version: string): string {
     "  hankweave --validate examples/hello",
     "  hankweave --validate hank.json -m scripted",
     "  hankweave hank.json ./data --headless --max-cost 5",
+    "  hankweave rollback edit#1 -e ~/.hankweave-executions/<id> --restart",
     "",
   ];
   return lines.join("\n");

@@ -63,10 +63,10 @@ describe("runCli", () => {
     assert.equal(err(), "! --model=haiku still works but is deprecated; write --model haiku instead.\n");
   });
 
-  it("does not run hanks yet", async () => {
+  it("refuses to run a hank that does not exist, before creating anything", async () => {
     const { io, err } = capture();
-    assert.equal(await runCli(["hank.json"], io), 1);
-    assert.equal(err(), "Running hanks lands with the engine; use --validate\n");
+    assert.equal(await runCli(["missing-hank.json", "--headless"], io), 1);
+    assert.match(err(), /missing-hank\.json/);
   });
 
   it("keeps the validation report within COLUMNS when there is no terminal", async () => {

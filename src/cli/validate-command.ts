@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import type { ValidationIssue } from "../spec/issues.ts";
+import { harnessProblem } from "../harness/availability.ts";
 import { loadHankFile } from "../spec/load.ts";
 import { budgetTable, validateHank } from "../spec/validate/index.ts";
 import type { CliOptions } from "./cli-options.ts";
@@ -37,6 +38,7 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
     hankPath: loaded.hankPath,
     hankDir: loaded.hankDir,
     env: environment.env,
+    harnessProblem,
     ...(options.model === undefined ? {} : { modelOverride: options.model }),
   });
   const shownPath = displayPath(loaded.hankPath, environment.cwd);

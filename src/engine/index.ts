@@ -16,3 +16,4 @@ export type {
 export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event-sink.ts";
 export { createEventSink } from "./event-sink.ts";
 export { runHank } from "./run-hank.ts";
+export * from "./rollback/index.ts";

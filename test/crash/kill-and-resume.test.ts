@@ -60,11 +60,12 @@ function around(codonId: string, kind: "before-completion" | "before-snapshot"):
 }
 
 function torn(label: string, when: KillTrigger["when"]): KillPoint {
-  return {
-    label: `${label}, then a torn journal append`,
-    trigger: { when },
-    rebuild: { kind: "torn-append" },
-  };
+  return { ...at(`${label}, then a torn journal append`, when), rebuild: { kind: "torn-append" } };
+}
+
+/** The snapshot and its backup are lost too: the plan and state come from the journal alone. */
+function snapshotLost(point: KillPoint): KillPoint {
+  return { ...point, label: `${point.label}, state.json lost`, rebuild: { kind: "snapshot-lost" } };
 }
 
 const CHAINS: Readonly<Record<string, readonly KillPoint[]>> = {
@@ -93,7 +94,7 @@ const CHAINS: Readonly<Record<string, readonly KillPoint[]>> = {
     at("x#1 started +60 ms", started("x#1"), 60),
     snapshotLost(at("y#1 started +2 ms", started("y#1"), 2)),
     at("x#2 started +90 ms", started("x#2"), 90),
-    at("final started +30 ms", started("final"), 30),
+    { ...at("final started +30 ms", started("final"), 30), mayFinish: true },
   ],
   "late points and torn appends": [
     torn("x#0: mid-codon", working("x#0")),

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
 import { initialRunState, reduce } from "../../src/journal/index.ts";
 import { parseLockRecord } from "../../src/workspace/lock/index.ts";
 import { runAndKill } from "../fixtures/journal-watch.ts";
@@ -63,6 +64,8 @@ describe("resume after a kill (scenario 16)", () => {
     endHold(holdPid(layout.agentRoot));
     assert.ok(killed.killed, killed.result.stderr);
 
+    // A git process killed with the CLI (mid `update-index`) leaves its lock file behind.
+    writeFileSync(join(layout.checkpointGitDir, "index.lock"), "");
     const lock = parseLockRecord(readFileSync(layout.lockPath, "utf8"));
     assert.equal(lock?.pid, killed.pid, "the killed process left its lock behind");
     const before = await journal(layout);
@@ -114,6 +117,27 @@ describe("resume after a kill (scenario 16)", () => {
       turn: "interrupted",
       codon: "interrupted",
     });
+    assert.ok(
+      payloads(events, "info").some(
+        (i) => i.message === "Removed git lock files left by a crash: index.lock",
+      ),
+    );
+    const checkpointer = createGitCheckpointer({
+      gitDir: layout.checkpointGitDir,
+      workTree: layout.agentRoot,
+      clock: { now: () => Date.now() },
+    });
+    await checkpointer.init();
+    const secondRun = payloads(events, "state.transition").filter((t) => t.transitionType === "RunStarted")[1]
+      ?.runId;
+    assert.deepEqual(
+      (await checkpointer.list(secondRun)).map((c) => [c.codonId, c.checkpointType]),
+      [
+        ["b", "completed"],
+        ["c", "completed"],
+      ],
+      "checkpoints go on after the crash",
+    );
     const state = events.reduce(reduce, initialRunState());
     assert.deepEqual(
       state.runs.map((r) => r.status),

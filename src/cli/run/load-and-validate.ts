@@ -1,3 +1,4 @@
+import { harnessProblem } from "../../harness/availability.ts";
 import { loadHankFile } from "../../spec/load.ts";
 import type { HankFile } from "../../spec/schema/index.ts";
 import type { ValidationReport } from "../../spec/validate/index.ts";
@@ -41,6 +42,7 @@ export function loadAndValidate(
     hankPath: loaded.hankPath,
     hankDir: loaded.hankDir,
     env,
+    harnessProblem,
     ...(options.model !== undefined && { modelOverride: options.model }),
   });
   if (!report.ok || report.hank === undefined) {

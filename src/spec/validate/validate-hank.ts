@@ -9,6 +9,7 @@ import { checkContinuation } from "./continuation-rules.ts";
 import { checkDuplicateIds } from "./duplicate-ids.ts";
 import { checkCodonEnv, envPassthrough } from "./env-report.ts";
 import { codonSlots, isRecord, placedCodons } from "./hank-view.ts";
+import { checkHarnessAvailability } from "./harness-availability.ts";
 import { checkLoopRules } from "./loop-rules.ts";
 import { checkModels, type ModelOverrideSource } from "./model-checks.ts";
 import { checkPromptFiles } from "./prompt-files.ts";
@@ -75,6 +76,7 @@ function runValidation(raw: unknown, context: ValidationContext): ValidationRepo
     ...checkBudgetErrors(containers),
     ...checkShareWarnings(containers),
     ...checkPolicyWarnings(view, codons, models.modelOf),
+    ...checkHarnessAvailability(codons, models.modelOf, context.harnessProblem),
   ];
   const base = {
     ok: !issues.some((issue) => issue.severity === "error"),

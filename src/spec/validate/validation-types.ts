@@ -1,5 +1,5 @@
 import type { ValidationIssue } from "../issues.ts";
-import type { ResolvedModel } from "../models/index.ts";
+import type { HarnessKind, ResolvedModel } from "../models/index.ts";
 import type { HankFile } from "../schema/index.ts";
 
 /** What validation needs from the outside world. Nothing else is read from the process. */
@@ -14,6 +14,11 @@ export interface ValidationContext {
   readonly modelOverride?: string;
   /** Whether a program is on PATH; defaults to a PATH search of `env.PATH` for an executable file. */
   readonly findTool?: (name: string) => boolean;
+  /**
+   * Whether each harness can load here (SDK installed); supplied by the composition root, which may
+   * look at packages. Undefined skips the check (validation never imports a provider SDK itself).
+   */
+  readonly harnessProblem?: (kind: HarnessKind) => string | undefined;
 }
 
 export interface PromptSummary {
