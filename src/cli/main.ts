@@ -11,6 +11,11 @@ const output = (stream: NodeJS.WriteStream) => ({
   columns: stream.isTTY === true ? stream.columns : undefined,
 });
 
+// A closed pipe (`hankweave ... | head`) must not crash a run: progress is a courtesy, the journal is
+// the record. Write errors on the standard streams are dropped.
+process.stdout.on("error", () => undefined);
+process.stderr.on("error", () => undefined);
+
 // The first SIGINT/SIGTERM cancels the run (the engine records `aborted`); a second one exits at once.
 const cancel = new AbortController();
 const onSignal = (signal: NodeJS.Signals): void => {

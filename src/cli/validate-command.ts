@@ -1,6 +1,6 @@
 import { isAbsolute } from "node:path";
-import type { ValidationIssue } from "../spec/issues.ts";
 import { harnessProblem } from "../harness/availability.ts";
+import type { ValidationIssue } from "../spec/issues.ts";
 import { loadHankFile } from "../spec/load.ts";
 import { budgetTable, validateHank } from "../spec/validate/index.ts";
 import type { CliOptions } from "./cli-options.ts";

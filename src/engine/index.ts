@@ -17,3 +17,4 @@ export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event
 export { createEventSink } from "./event-sink.ts";
 export { runHank } from "./run-hank.ts";
 export * from "./rollback/index.ts";
+export { sessionModelOf } from "./session-model.ts";

@@ -55,7 +55,10 @@ export function mapSessionResult(ctx: AttemptContext, sessions: SessionsResult, 
     case "completed":
       return success(false);
     case "context-exceeded":
+      // In a contextExceeded loop either signal ends the loop; after extensions it is the intended end;
+      // with autoCompact a compaction is absorbed (the session compacted and finished its work).
       if (ctx.terminateOn?.type === "contextExceeded" || sessions.extensions > 0) return success(true);
+      if (outcome.via === "compaction") return success(false);
       return failure(
         {
           type: "api-error",

@@ -94,6 +94,10 @@ export function checkWorkspaceGlob(glob: string): WorkspacePathCheck {
   const parts = glob.split("/");
   if (parts.includes(".."))
     return fail("parent-segment", 'contains a ".." segment; workspace paths may not leave agentRoot');
+  const reserved = parts.find((part) => RESERVED.has(part.toLowerCase()));
+  if (reserved !== undefined) {
+    return fail("reserved", `names "${reserved}", which hankweave never checkpoints, copies out or archives`);
+  }
   return { ok: true, normalized: normalizeParts(parts) };
 }
 

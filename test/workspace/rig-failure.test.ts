@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
 import { readSnapshot } from "../../src/journal/index.ts";
 import { codon, hankweave, journal, onlyExecution, payloads, sandbox, writeHank } from "./support.ts";
 
@@ -61,6 +62,17 @@ describe("rig setup failures (scenario 14)", { concurrency: true }, () => {
     assert.equal(snapshot.snapshot.runState.runs[0]?.status, "failed");
     assert.equal(existsSync(join(layout.agentRoot, "a.txt")), false);
     assert.equal(existsSync(join(layout.agentRoot, "b.txt")), false);
+    const checkpointer = createGitCheckpointer({
+      gitDir: layout.checkpointGitDir,
+      workTree: layout.agentRoot,
+      clock: { now: () => Date.now() },
+    });
+    await checkpointer.init();
+    assert.deepEqual(
+      (await checkpointer.list()).map((c) => [c.codonId, c.checkpointType]),
+      [["a", "error"]],
+      "no rig-setup checkpoint after a failed rig; an error checkpoint instead",
+    );
   });
 
   for (const [how, allow, flags] of [

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../engine/index.ts";
+import { createClaudeHarness } from "../../harness/claude/index.ts";
 import { type CommandConfig, createCommandHarnesses } from "../../harness/command/index.ts";
 import type { HarnessRegistry } from "../../harness/harness.ts";
 import { createPiHarness } from "../../harness/pi/index.ts";
@@ -28,7 +29,13 @@ export function createHarnesses(setup: HarnessSetup): HarnessRegistry {
       : createCommandHarnesses(commands, { clock: setup.clock, newId: randomUUID, tempDir: tmpdir() });
   return createHarnessRegistry({
     ...(commandHarnesses !== undefined && { command: (model) => commandHarnesses.forModel(model) }),
-    scripted: () => createScriptedHarness({ clock: setup.clock, newId: randomUUID }),
+    scripted: () =>
+      createScriptedHarness({
+        clock: setup.clock,
+        newId: randomUUID,
+        sessionFile: join(setup.layout.stateDir, "scripted-sessions.json"),
+      }),
+    claude: () => createClaudeHarness({ configDir: () => join(setup.layout.stateDir, "claude") }),
     pi: () => createPiHarness({ sessionDir: join(setup.layout.stateDir, "pi-sessions"), clock: setup.clock }),
   });
 }

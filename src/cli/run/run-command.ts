@@ -23,6 +23,7 @@ import { markCrashedRun } from "./mark-crashed-run.ts";
 import { openExecution } from "./open-execution.ts";
 import { closingLines, progressPrinter } from "./progress-printer.ts";
 import { resumePoint } from "./resume-point.ts";
+import { selfTestModels } from "./self-test.ts";
 import { createWorkspaceHooks } from "./workspace-hooks.ts";
 
 export interface RunIo extends CliIo {
@@ -46,6 +47,13 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
   }
   const commands = loadCommands(loaded.hankDir, io.cwd);
   if (!commands.ok) return fail(io, commands.message);
+  const selfTest = selfTestModels(loaded.report.models.values(), io.env, commands.config);
+  if (selfTest.length > 0) {
+    return fail(
+      io,
+      `Self-test failed for ${selfTest.length} model(s):\n${selfTest.join("\n")}\nFix the setup, or dry-run with -m scripted.`,
+    );
+  }
   const clock = systemClock();
   const opened = await openExecution({
     hankPath: loaded.hankPath,

@@ -43,7 +43,13 @@ describe("EventMapper", () => {
     assert.deepEqual(events, [
       { type: "assistant.thinking", text: "plan" },
       { type: "assistant.text", text: "Writing." },
-      { type: "tool.use", toolUseId: "t1", toolName: "Write", input: { file_path: "a.txt", content: "x" } },
+      {
+        type: "tool.use",
+        toolUseId: "t1",
+        toolName: "Write",
+        input: { file_path: "a.txt", content: "x" },
+        effects: "reported-files",
+      },
       {
         type: "tool.result",
         toolUseId: "t1",
@@ -107,6 +113,7 @@ describe("EventMapper", () => {
         toolUseId: "t3",
         toolName: "Write",
         input: { truncated: true, partialInput: '{"file_path": "a' },
+        effects: "none",
       },
     ]);
   });

@@ -1,5 +1,5 @@
 import type { HarnessEvent } from "../harness.ts";
-import { fileChangeOf } from "./file-change.ts";
+import { fileChangeOf, toolEffects } from "./file-change.ts";
 import { asArray, asRecord, contentText, type JsonRecord, stringField } from "./json-fields.ts";
 
 interface OpenToolCall {
@@ -52,7 +52,9 @@ export class EventMapper {
     const toolName = stringField(block, "name") ?? "unknown";
     const input = toolInput(asRecord(block.input));
     this.#open.set(toolUseId, { name: toolName, input, startedMs: this.now() });
-    this.emit({ type: "tool.use", toolUseId, toolName, input });
+    // Arguments Claude Code could not parse are rejected before the tool runs.
+    const effects = input.truncated === true ? "none" : toolEffects(toolName);
+    this.emit({ type: "tool.use", toolUseId, toolName, input, effects });
   }
 
   #toolResult(block: JsonRecord, toolUseResult: unknown): void {

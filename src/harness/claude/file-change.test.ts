@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fileChangeOf } from "./file-change.ts";
+import { fileChangeOf, toolEffects } from "./file-change.ts";
 
 const CWD = "/exec/agentRoot";
 
@@ -31,5 +31,12 @@ describe("fileChangeOf", () => {
     assert.equal(fileChangeOf("Write", { file_path: "/etc/passwd" }, undefined, CWD), undefined);
     assert.equal(fileChangeOf("Write", { file_path: "../outside.txt" }, undefined, CWD), undefined);
     assert.equal(fileChangeOf("Write", { file_path: CWD }, undefined, CWD), undefined);
+  });
+
+  it("tells what each tool may change: nothing, its reported file, or anything", () => {
+    assert.deepEqual(
+      ["Read", "Grep", "Write", "Edit", "NotebookEdit", "Bash", "Task", "mcp__x__y"].map(toolEffects),
+      ["none", "none", "reported-files", "reported-files", "reported-files", "unknown", "unknown", "unknown"],
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { isAbsolute, normalize, relative, sep } from "node:path";
+import type { ToolEffects } from "../harness.ts";
 import { asRecord, type JsonRecord, stringField } from "./json-fields.ts";
 
 export interface FileChange {
@@ -13,6 +14,27 @@ const FILE_TOOLS: Readonly<Record<string, string>> = {
   MultiEdit: "file_path",
   NotebookEdit: "notebook_path",
 };
+
+/** Claude Code's tools that only read (files, the web) or keep the agent's own notes. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "WebFetch",
+  "WebSearch",
+  "TodoWrite",
+  "ToolSearch",
+]);
+
+/**
+ * What a tool call may change in the workspace: read-only tools nothing, the file tools only the file
+ * they report, anything else (Bash, subagents, skills, MCP tools) anything.
+ */
+export function toolEffects(toolName: string): ToolEffects {
+  if (READ_ONLY_TOOLS.has(toolName)) return "none";
+  return FILE_TOOLS[toolName] === undefined ? "unknown" : "reported-files";
+}
 
 /**
  * The file a successful file-tool call changed, as a workspace-relative `/` path; undefined for other

@@ -1,6 +1,7 @@
 export { createClaudeHarness } from "./claude-harness.ts";
 export type { ClaudeHarnessOptions } from "./claude-options.ts";
 export {
+  type AvailabilityDeps,
   CLAUDE_INSTALL_COMMAND,
   CLAUDE_NOT_INSTALLED,
   CLAUDE_SDK_PACKAGE,
@@ -12,5 +13,5 @@ export {
   type ClaudeSelfTest,
   type ClaudeSelfTestDeps,
   claudeCredentialSource,
-  claudeSelfTest,
+  selfTestClaude,
 } from "./self-test.ts";

@@ -5,20 +5,47 @@ import { claudeRequest, runToEnd } from "./claude-test-support.ts";
 import { CLAUDE_NOT_INSTALLED, checkClaudeAvailable, importClaudeSdk } from "./load-sdk.ts";
 
 describe("loading the Claude Agent SDK", () => {
-  it("checkClaudeAvailable resolves the package without importing it", () => {
-    assert.deepEqual(
-      checkClaudeAvailable(() => "/app/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs"),
-      { available: true, path: "/app/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" },
-    );
-    const missing = checkClaudeAvailable(() => {
-      throw new Error("Cannot find module '@anthropic-ai/claude-agent-sdk'");
+  it("checkClaudeAvailable finds the package and its platform binary without importing them", () => {
+    const seen: string[] = [];
+    const resolve = (specifier: string, from: string): string => {
+      seen.push(specifier);
+      if (specifier === "@anthropic-ai/claude-agent-sdk") return "/app/node_modules/sdk/sdk.mjs";
+      if (from === "/app/node_modules/sdk/sdk.mjs" && specifier.endsWith("-linux-x64-musl/claude"))
+        return "/bin/claude";
+      throw new Error(`Cannot find module '${specifier}'`);
+    };
+    assert.deepEqual(checkClaudeAvailable({ resolve, platform: "linux", arch: "x64" }), {
+      available: true,
+      path: "/app/node_modules/sdk/sdk.mjs",
+      binary: "/bin/claude",
     });
-    assert.deepEqual(missing, {
+    assert.deepEqual(seen, [
+      "@anthropic-ai/claude-agent-sdk",
+      "@anthropic-ai/claude-agent-sdk-linux-x64/claude",
+      "@anthropic-ai/claude-agent-sdk-linux-x64-musl/claude",
+    ]);
+    assert.equal(checkClaudeAvailable().available, true);
+  });
+
+  it("checkClaudeAvailable says what is missing and how to install it", () => {
+    const nothing = (specifier: string): string => {
+      throw new Error(`Cannot find module '${specifier}'`);
+    };
+    assert.deepEqual(checkClaudeAvailable({ resolve: nothing }), {
       available: false,
       message: "The Claude Agent SDK (@anthropic-ai/claude-agent-sdk) is not installed.",
       hint: "Install it with: npm install @anthropic-ai/claude-agent-sdk@0.3",
     });
-    assert.equal(checkClaudeAvailable().available, true);
+    const sdkOnly = (specifier: string): string => {
+      if (specifier === "@anthropic-ai/claude-agent-sdk") return "/sdk.mjs";
+      throw new Error("missing");
+    };
+    assert.deepEqual(checkClaudeAvailable({ resolve: sdkOnly, platform: "darwin", arch: "arm64" }), {
+      available: false,
+      message:
+        "The Claude Agent SDK is installed, but not its Claude Code binary (@anthropic-ai/claude-agent-sdk-darwin-arm64/claude).",
+      hint: "Reinstall without --omit=optional: npm install @anthropic-ai/claude-agent-sdk@0.3",
+    });
   });
 
   it("imports the installed SDK", async () => {

@@ -46,23 +46,65 @@ export async function importClaudeSdk(): Promise<SdkLoad> {
 }
 
 export type ClaudeAvailability =
-  | { readonly available: true; readonly path: string }
+  | { readonly available: true; readonly path: string; readonly binary: string }
   | { readonly available: false; readonly message: string; readonly hint: string };
 
+export interface AvailabilityDeps {
+  /** Resolves a module specifier as seen from a file (default: Node's resolver). */
+  readonly resolve?: (specifier: string, fromFile: string) => string;
+  readonly platform?: string;
+  readonly arch?: string;
+}
+
+const nodeResolve = (specifier: string, fromFile: string): string =>
+  createRequire(fromFile).resolve(specifier);
+
+/** Where the SDK looks for Claude Code: its platform package (an optional dependency), glibc before musl. */
+function binaryCandidates(platform: string, arch: string): string[] {
+  const exe = platform === "win32" ? ".exe" : "";
+  const base = `${CLAUDE_SDK_PACKAGE}-${platform}-${arch}`;
+  const names = platform === "linux" ? [base, `${base}-musl`] : [base];
+  return names.map((name) => `${name}/claude${exe}`);
+}
+
+function firstResolved(
+  specifiers: readonly string[],
+  fromFile: string,
+  resolve: AvailabilityDeps["resolve"],
+) {
+  for (const specifier of specifiers) {
+    try {
+      return resolve?.(specifier, fromFile);
+    } catch {
+      // try the next candidate
+    }
+  }
+  return undefined;
+}
+
 /**
- * Whether the SDK can be found, without importing it: for validation-time hints. `resolve` is
- * Node's resolver from this module (injected by tests).
+ * Whether the SDK and its Claude Code binary can be found, without importing anything: for
+ * validation-time hints and the start-up self-test. The binary comes in an optional dependency, so an
+ * install with `--omit=optional` has the SDK but cannot run it.
  */
-export function checkClaudeAvailable(
-  resolve: (specifier: string) => string = createRequire(import.meta.url).resolve,
-): ClaudeAvailability {
-  try {
-    return { available: true, path: resolve(CLAUDE_SDK_PACKAGE) };
-  } catch {
+export function checkClaudeAvailable(deps: AvailabilityDeps = {}): ClaudeAvailability {
+  const resolve = deps.resolve ?? nodeResolve;
+  const sdkPath = firstResolved([CLAUDE_SDK_PACKAGE], import.meta.url, resolve);
+  if (sdkPath === undefined) {
     return {
       available: false,
       message: `The Claude Agent SDK (${CLAUDE_SDK_PACKAGE}) is not installed.`,
       hint: `Install it with: ${CLAUDE_INSTALL_COMMAND}`,
     };
   }
+  const candidates = binaryCandidates(deps.platform ?? process.platform, deps.arch ?? process.arch);
+  const binary = firstResolved(candidates, sdkPath, resolve);
+  if (binary === undefined) {
+    return {
+      available: false,
+      message: `The Claude Agent SDK is installed, but not its Claude Code binary (${candidates.join(" or ")}).`,
+      hint: `Reinstall without --omit=optional: ${CLAUDE_INSTALL_COMMAND}`,
+    };
+  }
+  return { available: true, path: sdkPath, binary };
 }

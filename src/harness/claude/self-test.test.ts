@@ -1,34 +1,42 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { claudeCredentialSource, claudeSelfTest } from "./self-test.ts";
+import { claudeCredentialSource, selfTestClaude } from "./self-test.ts";
 
-const sdkOk = async () => ({ ok: true as const, sdk: { query: () => (async function* () {})() } });
+const installed = () => ({ available: true as const, path: "/sdk/sdk.mjs", binary: "/sdk-linux-x64/claude" });
 
-describe("claudeSelfTest", () => {
-  it("passes when the SDK loads and the environment carries credentials", async () => {
-    assert.deepEqual(await claudeSelfTest({ ANTHROPIC_API_KEY: "k" }, { loadSdk: sdkOk }), {
+describe("selfTestClaude", () => {
+  it("passes when the SDK is installed and the environment carries credentials", () => {
+    assert.deepEqual(selfTestClaude({ ANTHROPIC_API_KEY: "k" }, { checkAvailable: installed }), {
       ok: true,
       credentials: "ANTHROPIC_API_KEY",
     });
   });
 
-  it("fails with the install hint when the SDK is missing", async () => {
-    const result = await claudeSelfTest(
-      { ANTHROPIC_API_KEY: "k" },
-      { loadSdk: async () => ({ ok: false, message: "not installed" }) },
-    );
-    assert.deepEqual(result, {
+  it("fails with the install hint when the SDK is missing", () => {
+    const missing = () => ({
+      available: false as const,
+      message: "not installed",
+      hint: "Install it with: npm i x",
+    });
+    assert.deepEqual(selfTestClaude({ ANTHROPIC_API_KEY: "k" }, { checkAvailable: missing }), {
       ok: false,
       message: "not installed",
-      hint: "Or run with -m scripted for a dry run.",
+      hint: "Install it with: npm i x. Or run with -m scripted for a dry run.",
     });
   });
 
-  it("fails without credentials, saying how to provide them", async () => {
-    const result = await claudeSelfTest({ PATH: "/bin", ANTHROPIC_API_KEY: "" }, { loadSdk: sdkOk });
+  it("fails without credentials, saying how to provide them", () => {
+    const result = selfTestClaude({ PATH: "/bin", ANTHROPIC_API_KEY: "" }, { checkAvailable: installed });
     assert.equal(result.ok, false);
     assert.equal(!result.ok && result.message, "No credentials for Claude models were found.");
     assert.match(!result.ok ? result.hint : "", /HANKWEAVE_CLAUDE_CONFIG_DIR/);
+  });
+
+  it("checks the real installation by default", () => {
+    assert.deepEqual(selfTestClaude({ ANTHROPIC_API_KEY: "k" }), {
+      ok: true,
+      credentials: "ANTHROPIC_API_KEY",
+    });
   });
 });
 

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { importClaudeSdk, type SdkLoad } from "./load-sdk.ts";
+import { type ClaudeAvailability, checkClaudeAvailable } from "./load-sdk.ts";
 
 export type ClaudeSelfTest =
   | { readonly ok: true; readonly credentials: string }
   | { readonly ok: false; readonly message: string; readonly hint: string };
 
 export interface ClaudeSelfTestDeps {
-  readonly loadSdk?: () => Promise<SdkLoad>;
+  readonly checkAvailable?: () => ClaudeAvailability;
   readonly fileExists?: (path: string) => boolean;
 }
 
@@ -48,16 +48,22 @@ export function claudeCredentialSource(
 }
 
 /**
- * The start-up self-test for a run with Claude models (reference 1.17): the SDK loads, and the agent's
- * environment (after the HANKWEAVE_ pass-through) provides credentials. It makes no API request.
+ * The start-up self-test for a run with Claude models (reference 1.17): the SDK and its Claude Code
+ * binary are installed, and the agent's environment (after the HANKWEAVE_ pass-through) provides
+ * credentials. It imports nothing and makes no API request.
  */
-export async function claudeSelfTest(
+export function selfTestClaude(
   env: Readonly<Record<string, string | undefined>>,
   deps: ClaudeSelfTestDeps = {},
-): Promise<ClaudeSelfTest> {
-  const loaded = await (deps.loadSdk ?? importClaudeSdk)();
-  if (!loaded.ok)
-    return { ok: false, message: loaded.message, hint: "Or run with -m scripted for a dry run." };
+): ClaudeSelfTest {
+  const available = (deps.checkAvailable ?? checkClaudeAvailable)();
+  if (!available.available) {
+    return {
+      ok: false,
+      message: available.message,
+      hint: `${available.hint}. Or run with -m scripted for a dry run.`,
+    };
+  }
   const credentials = claudeCredentialSource(env, deps.fileExists);
   if (credentials === undefined) {
     return { ok: false, message: "No credentials for Claude models were found.", hint: NO_CREDENTIALS_HINT };

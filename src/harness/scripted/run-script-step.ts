@@ -64,6 +64,8 @@ function maxTokensStep(turn: ScriptedTurn): TurnStop {
     toolUseId: turn.options.newId(),
     toolName: SCRIPTED_TOOLS.write,
     input: { truncated: true, partialInput: '{"file_path": "' },
+    // Never executed, so it changes nothing.
+    effects: "none",
   });
   const limit = turn.request.model.maxOutputTokens;
   const at = limit === undefined ? "" : ` (${limit} tokens)`;

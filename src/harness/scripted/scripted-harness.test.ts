@@ -41,6 +41,7 @@ describe("scripted harness: workspace and text", () => {
         toolUseId: "id-2",
         toolName: "Write",
         input: { file_path: "notes/a.txt", content: "hello\nworld" },
+        effects: "reported-files",
       },
       {
         type: "tool.result",
@@ -56,6 +57,7 @@ describe("scripted harness: workspace and text", () => {
         toolUseId: "id-3",
         toolName: "Edit",
         input: { file_path: "notes/a.txt", append: "more" },
+        effects: "reported-files",
       },
       {
         type: "tool.result",
@@ -66,7 +68,13 @@ describe("scripted harness: workspace and text", () => {
         executionTimeMs: 0,
       },
       { type: "file.changed", path: "notes/a.txt", action: "modified", toolUseId: "id-3" },
-      { type: "tool.use", toolUseId: "id-4", toolName: "Delete", input: { file_path: "old.txt" } },
+      {
+        type: "tool.use",
+        toolUseId: "id-4",
+        toolName: "Delete",
+        input: { file_path: "old.txt" },
+        effects: "reported-files",
+      },
       {
         type: "tool.result",
         toolUseId: "id-4",

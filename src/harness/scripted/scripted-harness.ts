@@ -10,7 +10,7 @@ import { createSessionStore } from "./session-store.ts";
  * (for resume and context accounting) live in this instance.
  */
 export function createScriptedHarness(options: ScriptedHarnessOptions): Harness {
-  const sessions = createSessionStore();
+  const sessions = createSessionStore(options.sessionFile);
   return {
     name: "scripted",
     capabilities: { resume: true, reportsCost: true, compaction: true },

@@ -10,4 +10,6 @@ export interface ScriptedHarnessOptions {
   readonly clock: ScriptedClock;
   /** A fresh unique id: session ids and tool-use ids. */
   newId(): string;
+  /** Where sessions are kept across restarts (JSON); in memory only when absent. */
+  readonly sessionFile?: string;
 }

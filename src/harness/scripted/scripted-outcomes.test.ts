@@ -175,6 +175,7 @@ describe("scripted harness: outcomes and stop signals", () => {
         toolUseId: "id-2",
         toolName: "Write",
         input: { truncated: true, partialInput: '{"file_path": "' },
+        effects: "none",
       },
       { type: "turn.ended", reason: "max-tokens" },
     ]);
@@ -235,7 +236,13 @@ describe("scripted harness: outcomes and stop signals", () => {
     }
     const outcome = await session.outcome;
     assert.deepEqual(events.slice(1, 3), [
-      { type: "tool.use", toolUseId: "id-2", toolName: "Bash", input: { command: "sleep 30 & wait" } },
+      {
+        type: "tool.use",
+        toolUseId: "id-2",
+        toolName: "Bash",
+        input: { command: "sleep 30 & wait" },
+        effects: "unknown",
+      },
       {
         type: "tool.result",
         toolUseId: "id-2",

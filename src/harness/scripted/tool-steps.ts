@@ -1,7 +1,7 @@
+import type { ToolEffects } from "../harness.ts";
 import { deleteWorkspaceFile, type FileOpResult, writeWorkspaceFile } from "./file-ops.ts";
 import type { CommandResult } from "./run-command.ts";
 import { runCommand } from "./run-command.ts";
-import type { ToolEffects } from "../harness.ts";
 import { abortedStop, type ScriptedTurn, type TurnStop } from "./scripted-turn.ts";
 
 /**

@@ -129,6 +129,7 @@ function exclusionOf(state: ScanState, path: string): string | null {
   const parts = path.split("/");
   const name = parts[parts.length - 1] ?? "";
   if (name.toLowerCase() === STATE_DIR_NAME) return "is hankweave's state directory";
+  if (name.toLowerCase() === ".git") return "is a git directory, which is never copied or archived";
   if (parts.length === 1 && name === DATA_LINK_NAME) return "is the read-only link to the input data";
   if (parts.length === 1 && name === RIG_ARCHIVE_NAME) return "is reserved for the archive";
   if (state.skipAbsolute.includes(join(state.agentRoot, path))) return "is the output directory";
