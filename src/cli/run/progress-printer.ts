@@ -61,7 +61,9 @@ function runTransitionLine(
   if (transitionType === "RunStarted") return `> run ${event.data.runId ?? ""} started`;
   if (transitionType === "RunCompleted" || transitionType === "RunFailed") {
     const completed = state.codons.filter((c) => c.status === "completed").length;
-    const verdict = transitionType === "RunCompleted" ? "✓ Run completed" : "✗ Run failed";
+    const aborted = event.data.transition.data.reason === "aborted";
+    const verdict =
+      transitionType === "RunCompleted" ? "✓ Run completed" : aborted ? "✗ Run aborted" : "✗ Run failed";
     return `${verdict}: ${completed} codon(s) completed, ${dollars(state.totals.cost)}`;
   }
   if (transitionType === "RunCrashed")
