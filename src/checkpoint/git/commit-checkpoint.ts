@@ -24,7 +24,7 @@ export async function commitCheckpoint(
   run: Readonly<ActiveRun>,
   input: CommitInput,
   context: CommitContext,
-): Promise<CheckpointRecord> {
+): Promise<{ readonly record: CheckpointRecord; readonly tree: string }> {
   const paths = await selectCommitPaths(git, {
     workTree: context.workTree,
     globs: input.globs,
@@ -37,7 +37,10 @@ export async function commitCheckpoint(
       input: `${paths.join("\0")}\0`,
     });
   }
-  const tree = (await git({ args: ["write-tree"] })).stdout.trim();
+  const tree =
+    paths.length === 0 && run.tipTree !== undefined
+      ? run.tipTree
+      : (await git({ args: ["write-tree"] })).stdout.trim();
   const meta = {
     codonId: input.codonId,
     codonName: input.codonName,
@@ -52,7 +55,7 @@ export async function commitCheckpoint(
   });
   const sha = created.stdout.trim();
   await moveLine(git, run, sha);
-  return { sha, ...meta, branch: run.branch };
+  return { record: { sha, ...meta, branch: run.branch }, tree };
 }
 
 async function moveLine(git: RunGit, run: Readonly<ActiveRun>, sha: string): Promise<void> {

@@ -85,8 +85,9 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): Checkpoi
           now: options.clock.now(),
           maxChangedPaths: options.maxChangedPaths ?? DEFAULT_MAX_CHANGED_PATHS,
         };
-        const record = await commitCheckpoint(git, run, input, context);
+        const { record, tree } = await commitCheckpoint(git, run, input, context);
         run.tip = record.sha;
+        run.tipTree = tree;
         return record;
       }),
     list: async (runId) => {
@@ -106,6 +107,8 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): Checkpoi
         const target = await requireCommit(git, sha);
         const globs = restoreOptions?.globs ?? [];
         const result = await restoreWorkTree(git, { workTree: options.workTree, target, globs });
+        // The index now holds the restored tree, not the tip's: the next commit must write its tree.
+        if (active !== undefined) delete active.tipTree;
         return { sha: target, ...result };
       }),
     filesAt: async (sha) => {

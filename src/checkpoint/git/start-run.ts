@@ -10,6 +10,11 @@ export interface ActiveRun {
   readonly ref: string;
   readonly branch: string;
   tip: string;
+  /**
+   * The tree of `tip` when this process wrote it and the index has not changed since: a checkpoint
+   * with nothing to stage reuses it instead of spawning `write-tree` (one process fewer per no-op codon).
+   */
+  tipTree?: string;
 }
 
 /**

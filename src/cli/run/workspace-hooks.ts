@@ -32,6 +32,9 @@ export interface WorkspaceHooksInput {
 
 const OK: HookResult = { ok: true };
 
+/** Minimum time between two state snapshots during a run. */
+export const SNAPSHOT_INTERVAL_MS = 1000;
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -42,6 +45,7 @@ function messageOf(error: unknown): string {
  */
 export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
   const { sink, checkpointer, layout } = input;
+  let lastSnapshotAt = Number.NEGATIVE_INFINITY;
   // Workspace modules cannot import the journal; their events mirror its payloads field for field.
   const emit = (event: RigEvent | { readonly type: string; readonly data: unknown }): void => {
     sink.emitAll([event as EventDraftOf]);
@@ -94,6 +98,11 @@ export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
       return archive(input, emit, { codonId: loopId, runId, globs, target: { kind: "loop", loopId } });
     },
     persist(plan: ExecutionPlan) {
+      // The journal is the truth and a resume replays it past the snapshot, so the snapshot is only a
+      // fast start: written at most once per interval, and once more when the run ends.
+      const now = input.clock.now();
+      if (now - lastSnapshotAt < SNAPSHOT_INTERVAL_MS) return;
+      lastSnapshotAt = now;
       writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan });
     },
   };
