@@ -15,6 +15,6 @@ export type {
 } from "./engine-types.ts";
 export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event-sink.ts";
 export { createEventSink } from "./event-sink.ts";
-export { runHank } from "./run-hank.ts";
 export * from "./rollback/index.ts";
+export { runHank } from "./run-hank.ts";
 export { sessionModelOf } from "./session-model.ts";

@@ -11,7 +11,12 @@ import { runSessions } from "./run-sessions.ts";
 import { sessionModelOf } from "./session-model.ts";
 
 /** Idle timeouts by harness when neither the codon, the hank nor the command line sets one (1.16). */
-const DEFAULT_IDLE_TIMEOUT_SECONDS: Record<HarnessKind, number> = { claude: 180, pi: 120, scripted: 180, command: 180 };
+const DEFAULT_IDLE_TIMEOUT_SECONDS: Record<HarnessKind, number> = {
+  claude: 180,
+  pi: 120,
+  scripted: 180,
+  command: 180,
+};
 
 /**
  * One attempt of one codon: rig setup, prompts, the agent session and its exhaustWithPrompt

@@ -2,7 +2,10 @@ import type { HarnessKind } from "../spec/models/index.ts";
 
 /** The optional SDK each harness loads, and how to install it. The others need nothing extra. */
 const SDKS: Partial<Record<HarnessKind, { readonly name: string; readonly install: string }>> = {
-  claude: { name: "@anthropic-ai/claude-agent-sdk", install: "npm install @anthropic-ai/claude-agent-sdk@0.3" },
+  claude: {
+    name: "@anthropic-ai/claude-agent-sdk",
+    install: "npm install @anthropic-ai/claude-agent-sdk@0.3",
+  },
   pi: {
     name: "@mariozechner/pi-coding-agent",
     install: "npm install @mariozechner/pi-coding-agent@0.73 @mariozechner/pi-ai@0.73",

@@ -29,9 +29,9 @@
 export { countingIds } from "./counting-ids.ts";
 export type { FakeClock, FakeClockOptions, PendingTimer, TimerMatcher } from "./fake-clock.ts";
 export { createFakeClock, FAKE_CLOCK_START } from "./fake-clock.ts";
+export * from "./fake-providers/index.ts";
 export { hankOf, scriptedCodon, scriptedLoop } from "./hank-builders.ts";
 export type { PreparedHank, PrepareHankInput, TestHankLayout } from "./prepare-test-hank.ts";
 export { prepareTestHank } from "./prepare-test-hank.ts";
 export type { HankTestOptions, HankTestRun, RunningHankTest } from "./run-hank-for-test.ts";
 export { runHankForTest, startHankForTest } from "./run-hank-for-test.ts";
-export * from "./fake-providers/index.ts";

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -57,12 +65,24 @@ describe("hankweave <hank> --headless", () => {
 
     const second = hankweave(["examples/revise-loop", "--headless"], env);
     assert.equal(second.status, 0, second.stderr);
-    assert.match(second.stderr, /nothing to do\. All codons already completed\. Use --start-new to run fresh\./);
+    assert.match(
+      second.stderr,
+      /nothing to do\. All codons already completed\. Use --start-new to run fresh\./,
+    );
   });
 
   it("refuses an invalid hank with the validator's report and creates nothing", () => {
     const dir = writeHank(join(base, "invalid"), {
-      hank: [{ id: "a", name: "A", model: "scripted", continuationMode: "fresh", promptText: "x", trackedFiles: [] }],
+      hank: [
+        {
+          id: "a",
+          name: "A",
+          model: "scripted",
+          continuationMode: "fresh",
+          promptText: "x",
+          trackedFiles: [],
+        },
+      ],
     });
     const ran = hankweave([dir, "--headless"], { HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: join(base, "none") });
     assert.equal(ran.status, 1);
@@ -80,7 +100,13 @@ describe("hankweave <hank> --headless", () => {
           continuationMode: "fresh",
           promptText: "@fail API Error: 500 Internal Server Error (overloaded_error)",
         },
-        { id: "after", name: "After", model: "scripted", continuationMode: "fresh", promptText: "@say never" },
+        {
+          id: "after",
+          name: "After",
+          model: "scripted",
+          continuationMode: "fresh",
+          promptText: "@say never",
+        },
       ],
     });
     const ran = hankweave([dir, "--headless"], env);

@@ -169,7 +169,8 @@ describe("SIGKILL at many points of a run with a loop, then the same command aga
 
   it("completes every codon exactly once with a consistent journal, snapshot, checkpoints and workspace", {
     timeout: 240_000,
-  }, async (t) => { // a hung CLI fails the test instead of blocking the suite
+  }, async (t) => {
+    // a hung CLI fails the test instead of blocking the suite
     const names = Object.keys(CHAINS);
     // Settled, not all: a failing chain must not leave the others writing into a removed directory.
     const settled = await Promise.allSettled(
