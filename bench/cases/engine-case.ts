@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import type { EventListener } from "../../src/engine/index.ts";
 import { createEventSink, runHank, systemClock } from "../../src/engine/index.ts";
 import { createHarnessRegistry } from "../../src/harness/registry.ts";
 import { createScriptedHarness } from "../../src/harness/scripted/index.ts";
@@ -81,18 +82,16 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
   const writer = args.mode === "memory" ? null : JournalWriter.open(layout.eventsPath);
   let gitSpawns = 0;
   const probe = createBoundaryProbe(timer, args.rssEvery ?? 0, () => gitSpawns);
+  const cancel = new AbortController();
   const sink = createEventSink({
     store: timedStore(writer ?? createMemoryStore(), timer),
-    listeners: [probe.listener],
+    listeners: [probe.listener, deadlineListener(args.deadlineMs, cancel)],
   });
   const onGit = (gitArgs: readonly string[]): void => {
     gitSpawns++;
     if (args.traceGit) process.stderr.write(`git ${gitArgs.join(" ")}\n`);
   };
   const hooks = modeHooks(args.mode, { layout, hankDir, hank, sink, clock, onGit });
-  const cancel = new AbortController();
-  const deadline =
-    args.deadlineMs === undefined ? undefined : setTimeout(() => cancel.abort(), args.deadlineMs);
   const start = performance.now();
   probe.start(start);
   const result = await runHank(
@@ -116,7 +115,6 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
     },
   );
   const totalMs = performance.now() - start;
-  clearTimeout(deadline);
   writer?.close();
   return {
     status: result.status === "completed" ? "completed" : `${result.status}: ${result.message}`,
@@ -133,6 +131,17 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     rssMb: probe.rssMb,
     setupMs,
+  };
+}
+
+/**
+ * Cancels the run at the first codon boundary after the deadline. A timer would not do: a run of
+ * scripted codons chains promises and synchronous writes and may never yield to the timers phase.
+ */
+function deadlineListener(deadlineMs: number | undefined, cancel: AbortController): EventListener {
+  const at = deadlineMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + deadlineMs;
+  return (event) => {
+    if (event.type === "codon.completed" && !cancel.signal.aborted && performance.now() > at) cancel.abort();
   };
 }
 

@@ -23,7 +23,7 @@ export const longLoop: Suite = {
 async function oneMode(context: SuiteContext, mode: EngineMode): Promise<FigureLine[]> {
   const iterations = context.quick ? 2000 : 10_000;
   const window = context.quick ? 500 : 1000;
-  const budgetMs = context.quick ? 60_000 : 150_000;
+  const budgetMs = context.quick ? 30_000 : 100_000;
   context.log(
     `  ${iterations} iterations, ${mode === "journal" ? "journal + state snapshot" : "engine only"}`,
   );

@@ -88,6 +88,7 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
       lock: lock.lock,
       loaded,
       staleRunId: lock.staleFrom?.runId,
+      ...(commands.config !== undefined && { commands: commands.config }),
     });
   } finally {
     lock.lock.release();

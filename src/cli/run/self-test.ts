@@ -48,7 +48,8 @@ function problemOf(
     }
     case "command": {
       if (commands === undefined) return "no hankweave.commands.json defines command agents";
-      const resolved = resolveCommandModel(commands, model.id);
+      // The resolved id is `<name>[/<model>]`; the command model id with its prefix is what was requested.
+      const resolved = resolveCommandModel(commands, model.requested);
       return resolved.ok ? undefined : resolved.message;
     }
   }

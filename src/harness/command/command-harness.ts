@@ -40,7 +40,9 @@ export function createCommandHarnesses(
   const built = new Map<string, Harness>();
   return {
     forModel(model) {
-      const resolved = resolveCommandModel(config, model.id);
+      // Model resolution keeps `command/` in `requested` only (its id is `<name>[/<model>]`).
+      const id = parseCommandModelId(model.id) === undefined ? model.requested : model.id;
+      const resolved = resolveCommandModel(config, id);
       if (!resolved.ok) return undefined;
       const existing = built.get(resolved.command.name);
       if (existing !== undefined) return existing;

@@ -141,8 +141,11 @@ function leadingStatus(message: string): number | undefined {
 function piVerdict(last: LastAssistant | undefined): AgentVerdict {
   if (last === undefined) return { kind: "completed" };
   if (last.stopReason === "error" || last.stopReason === "aborted") {
-    const message =
+    const said =
       last.errorMessage ?? (last.stopReason === "aborted" ? "Request was aborted." : "pi reported an error");
+    // Node's fetch reports a response body cut off in transfer as a bare "terminated" (a transport error).
+    const message =
+      said.trim() === "terminated" ? "connection closed: the response stream was terminated" : said;
     const status = leadingStatus(message);
     const failure = status === undefined ? { message } : { status, message };
     return { kind: "error", failure, overflow: isContextOverflow(message) };

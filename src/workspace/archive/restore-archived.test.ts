@@ -176,8 +176,8 @@ test("attack: manifest entries targeting .hankweave or leaving their roots are r
     result.failedPaths.map((f) => f.error),
     [
       'refusing to restore to "../.hankweave/state.json": "../.hankweave/state.json" contains a ".." segment; workspace paths may not leave agentRoot',
-      'refusing to restore to ".hankweave/state.json": it names hankweave\'s state',
-      'refusing to restore from ".hankweave/state.json": it is not a path inside rigArchive/',
+      'refusing to restore to ".hankweave/state.json": ".hankweave/state.json" names ".hankweave", which hankweave never checkpoints, copies out or archives',
+      'refusing to restore from ".hankweave/state.json": ".hankweave/state.json" names ".hankweave", which hankweave never checkpoints, copies out or archives',
       'refusing to restore from "rigArchive/../.hankweave/state.json": "rigArchive/../.hankweave/state.json" contains a ".." segment; workspace paths may not leave agentRoot',
       'refusing to restore to "read_only_data_source/a.csv": it is inside the read-only data link',
     ],

@@ -151,16 +151,19 @@ test("the data link, rigArchive and .hankweave are never copied; naming them is 
   const all = await copy([{ copy: ["**"] }]);
   assert.deepEqual(all.result.copied, [{ from: "result.txt", to: "result.txt" }]);
   assert.deepEqual(all.result.problems, []);
-  const named = await copy([{ copy: ["read_only_data_source/*.csv", ".hankweave/**"] }]);
+  const named = await copy([{ copy: ["read_only_data_source/*.csv"] }]);
   assert.deepEqual(
     named.result.problems.map((p) => p.message),
     [
       'Output pattern "read_only_data_source/*.csv" matched no files in agentRoot',
-      'Output pattern ".hankweave/**" matched no files in agentRoot',
-      'Not copying ".hankweave": it is hankweave\'s state directory',
       'Not copying "read_only_data_source": it is the read-only link to the input data',
     ],
   );
+  // A glob that names .hankweave (or .git) is refused outright, before anything is copied.
+  const reserved = await copy([{ copy: [".hankweave/**"] }]);
+  assert.equal(reserved.result.ok, false);
+  assert.equal(reserved.result.failure?.kind, "invalid-glob");
+  assert.match(reserved.result.failure?.message ?? "", /names "\.hankweave"/);
   assert.deepEqual(listTree(fx.outputDir), ["result.txt"]);
 });
 
