@@ -2,13 +2,20 @@ import type { ExecutionPlan, PlannedCodon } from "./execution-plan.ts";
 import { loopStatus, withLoopStatus } from "./loop-status.ts";
 import { runtimeIdOf } from "./runtime-id.ts";
 
-/** Indexes, in plan order, of the entries of one loop iteration. */
+/**
+ * Indexes, in plan order, of the entries of one loop iteration. A loop's iterations sit in one block,
+ * in order, so the scan runs backwards and stops below the iteration: the loop's latest iteration (the
+ * one asked for after every iteration) costs its body, not the whole history of the loop.
+ */
 export function iterationIndexes(plan: ExecutionPlan, loopId: string, iteration: number): number[] {
   const indexes: number[] = [];
-  plan.entries.forEach((entry, index) => {
-    if (entry.loop?.loopId === loopId && entry.loop.iteration === iteration) indexes.push(index);
-  });
-  return indexes;
+  for (let index = plan.entries.length - 1; index >= 0; index -= 1) {
+    const loop = plan.entries[index]?.loop;
+    if (loop?.loopId !== loopId) continue;
+    if (loop.iteration === iteration) indexes.push(index);
+    else if (loop.iteration < iteration) break;
+  }
+  return indexes.reverse();
 }
 
 function copyForIteration(entry: PlannedCodon, iteration: number): PlannedCodon {
@@ -39,8 +46,8 @@ export function nextIteration(plan: ExecutionPlan, loopId: string): ExecutionPla
   }
   const next = status.iteration + 1;
   const added = body.map((entry) => copyForIteration(entry, next));
-  const taken = new Set(plan.entries.map((entry) => entry.runtimeId));
-  const clash = added.find((entry) => taken.has(entry.runtimeId));
+  const addedIds = new Set(added.map((entry) => entry.runtimeId));
+  const clash = plan.entries.find((entry) => addedIds.has(entry.runtimeId));
   if (clash !== undefined) throw new Error(`Duplicate codon IDs after loop expansion: ${clash.runtimeId}`);
   const entries = [...plan.entries.slice(0, lastIndex + 1), ...added, ...plan.entries.slice(lastIndex + 1)];
   return withLoopStatus({ ...plan, entries }, loopId, { iteration: next, terminated: false });
