@@ -50,7 +50,9 @@ export interface EngineCaseResult {
   readonly startRunGitSpawns: number;
   readonly events: number;
   readonly journalBytes: number;
+  /** The size of state.json at the end, and how many times the run wrote it. */
   readonly snapshotBytes: number;
+  readonly snapshotWrites: number;
   readonly maxRssMb: number;
   readonly rssMb: number[];
   /** Writing the hank, validating it and creating the workspace files (not timed in the run). */
@@ -92,6 +94,7 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
     if (args.traceGit) process.stderr.write(`git ${gitArgs.join(" ")}\n`);
   };
   const hooks = modeHooks(args.mode, { layout, hankDir, hank, sink, clock, onGit });
+  const snapshots = snapshotCounter(layout.statePath);
   const start = performance.now();
   probe.start(start);
   const result = await runHank(
@@ -111,7 +114,9 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
         scripted: () => createScriptedHarness({ clock, newId: randomUUID }),
       }),
       signal: cancel.signal,
-      ...(hooks !== undefined && { hooks: timedHooks(hooks, timer, probe.onStartRun) }),
+      ...(hooks !== undefined && {
+        hooks: timedHooks(hooks, timer, { onStartRun: probe.onStartRun, afterPersist: snapshots.check }),
+      }),
     },
   );
   const totalMs = performance.now() - start;
@@ -127,6 +132,7 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
     gitSpawns,
     startRunGitSpawns: probe.startRunGitSpawns(),
     events: sink.state().lastSeq,
+    snapshotWrites: snapshots.count(),
     ...sizes(layout, args.mode, writer !== null),
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     rssMb: probe.rssMb,
@@ -142,6 +148,25 @@ function deadlineListener(deadlineMs: number | undefined, cancel: AbortControlle
   const at = deadlineMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + deadlineMs;
   return (event) => {
     if (event.type === "codon.completed" && !cancel.signal.aborted && performance.now() > at) cancel.abort();
+  };
+}
+
+/** Counts the writes of `state.json` by watching its inode, mtime and size (it is replaced by a rename). */
+function snapshotCounter(path: string): { check: () => void; count: () => number } {
+  let writes = 0;
+  let last = "";
+  return {
+    check() {
+      try {
+        const stat = statSync(path, { bigint: true });
+        const key = `${stat.ino}:${stat.mtimeNs}:${stat.size}`;
+        if (key !== last) writes++;
+        last = key;
+      } catch {
+        // not written yet
+      }
+    },
+    count: () => writes,
   };
 }
 

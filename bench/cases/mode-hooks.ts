@@ -2,15 +2,15 @@ import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
 import { createWorkspaceHooks } from "../../src/cli/run/workspace-hooks.ts";
 import type { Clock, EngineHooks, EventSink, EventStore } from "../../src/engine/index.ts";
 import type { DataOf, JournaledType } from "../../src/journal/index.ts";
-import { writeSnapshot } from "../../src/journal/index.ts";
 import type { HankFile } from "../../src/spec/schema/index.ts";
 import type { ExecutionLayout } from "../../src/workspace/execution-layout.ts";
+import { createNullCheckpointer } from "./null-checkpointer.ts";
 import type { SplitTimer } from "./split-timer.ts";
 
 /**
  * What is persisted at each codon boundary:
  * - `memory`: nothing (events are enveloped and reduced, never written): the engine alone;
- * - `journal`: the JSONL journal and the `state.json` snapshot, as the CLI writes them;
+ * - `journal`: the CLI's workspace hooks without git: the JSONL journal and the `state.json` snapshot;
  * - `full`: the CLI's workspace hooks: journal, snapshot, rig-setup and completed git checkpoints.
  */
 export type EngineMode = "memory" | "journal" | "full";
@@ -25,27 +25,29 @@ export interface HookSetup {
   readonly onGit: (args: readonly string[]) => void;
 }
 
-/** The hooks of each mode; `full` is exactly what `hankweave --headless` plugs into the engine. */
+/**
+ * The hooks of each mode: `full` is exactly what `hankweave --headless` plugs into the engine, and
+ * `journal` the same with a checkpointer that records nothing.
+ */
 export function modeHooks(mode: EngineMode, setup: HookSetup): EngineHooks | undefined {
-  const { layout, sink } = setup;
+  const { layout } = setup;
   if (mode === "memory") return undefined;
-  if (mode === "journal") {
-    return {
-      persist: (plan) => void writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan }),
-    };
-  }
+  const checkpointer =
+    mode === "journal"
+      ? createNullCheckpointer()
+      : createGitCheckpointer({
+          gitDir: layout.checkpointGitDir,
+          workTree: layout.agentRoot,
+          clock: setup.clock,
+          trace: setup.onGit,
+        });
   return createWorkspaceHooks({
     layout,
     hankDir: setup.hankDir,
     processEnv: process.env,
-    sink,
+    sink: setup.sink,
     clock: setup.clock,
-    checkpointer: createGitCheckpointer({
-      gitDir: layout.checkpointGitDir,
-      workTree: layout.agentRoot,
-      clock: setup.clock,
-      trace: setup.onGit,
-    }),
+    checkpointer,
     ignoreRigFailures: false,
     hank: setup.hank,
     overwriteOutput: false,

@@ -6,18 +6,21 @@ import type { SplitTimer } from "./split-timer.ts";
  * Wraps the engine hooks so their time is accounted: every workspace hook is checkpoint work (rig
  * setup with no operations costs nothing but its checkpoint), `persist` is the state snapshot.
  */
-export function timedHooks(
-  hooks: EngineHooks,
-  timer: SplitTimer,
-  onStartRun: (ms: number) => void,
-): EngineHooks {
+export interface HookObserver {
+  /** The startRun hook took `ms`. */
+  onStartRun(ms: number): void;
+  /** After each `persist`, outside the timed section (e.g. to see whether state.json was written). */
+  afterPersist(): void;
+}
+
+export function timedHooks(hooks: EngineHooks, timer: SplitTimer, observer: HookObserver): EngineHooks {
   const { startRun, prepareCodon, finishCodon, finishLoop, persist } = hooks;
   return {
     ...(startRun && {
       startRun: async (runId) => {
         const start = performance.now();
         const result = await timer.async("checkpoint", () => startRun.call(hooks, runId));
-        onStartRun(performance.now() - start);
+        observer.onStartRun(performance.now() - start);
         return result;
       },
     }),
@@ -31,6 +34,11 @@ export function timedHooks(
     ...(finishLoop && {
       finishLoop: (loop) => timer.async("checkpoint", () => finishLoop.call(hooks, loop)),
     }),
-    ...(persist && { persist: (plan) => timer.sync("state", () => persist.call(hooks, plan)) }),
+    ...(persist && {
+      persist: (plan) => {
+        timer.sync("state", () => persist.call(hooks, plan));
+        observer.afterPersist();
+      },
+    }),
   };
 }

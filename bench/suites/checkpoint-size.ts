@@ -32,7 +32,7 @@ export const checkpointSizeSuite: Suite = {
         figure(
           {
             ...spec("per-codon", "ms/codon"),
-            note: "rig-setup + completed checkpoint of a codon, CLI hooks",
+            note: "the checkpoint of a codon that changed one tracked file, CLI hooks",
           },
           result.perCodonMs,
         ),

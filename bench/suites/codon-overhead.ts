@@ -78,7 +78,11 @@ async function shape(
       perCodon(memory, (r) => r.totalMs),
     ),
     figure(
-      { ...spec("without-checkpoint"), target: atMost(2), note: "journal + state.json at every boundary" },
+      {
+        ...spec("without-checkpoint"),
+        target: atMost(2),
+        note: "the CLI's workspace hooks with a checkpointer that records nothing: journal + state.json",
+      },
       perCodon(journal, (r) => r.totalMs),
     ),
     figure(
@@ -98,11 +102,15 @@ async function shape(
       perCodon(full, (r) => split(r).journal),
     ),
     figure(
-      { ...spec("split/state"), note: "writeSnapshot (state.json) per boundary" },
+      { ...spec("split/state"), note: "the persist hook (state.json when due)" },
       perCodon(full, (r) => split(r).state),
     ),
     figure(
-      { ...spec("split/checkpoint"), note: "startRun, rig-setup and completed commits" },
+      spec("state-json-writes", "writes/run"),
+      full.map((r) => r.snapshotWrites),
+    ),
+    figure(
+      { ...spec("split/checkpoint"), note: "the workspace hooks: startRun (once) and the completed commit" },
       perCodon(full, (r) => split(r).checkpoint),
     ),
     figure(

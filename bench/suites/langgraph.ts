@@ -58,7 +58,7 @@ async function hankweaveRuns(context: SuiteContext): Promise<HankweaveSide> {
           bench: BENCH,
           figure: "hankweave/with-git-checkpoint",
           unit: "ms/step",
-          note: "plus 2 git commits (rig-setup, completed) per step",
+          note: "plus one git checkpoint commit per step (no rigSetup, so no rig-setup checkpoint)",
         },
         withGit,
       ),
@@ -69,7 +69,7 @@ async function hankweaveRuns(context: SuiteContext): Promise<HankweaveSide> {
 function persistedNote(run: EngineCaseResult): string {
   const events = run.events / run.codons;
   const bytes = run.journalBytes / run.codons;
-  return `per step: ${events.toFixed(1)} journal events (${Math.round(bytes)} B appended, no fsync) + state.json rewritten (${(run.snapshotBytes / 1024).toFixed(0)} KB at the end, fsync + rename + dir fsync)`;
+  return `per step: ${events.toFixed(1)} journal events (${Math.round(bytes)} B appended, no fsync); state.json (whole run state and plan, fsync + rename + dir fsync) written ${run.snapshotWrites} times in ${run.codons} steps`;
 }
 
 function peerFigures(sqlite: LangGraphRun[], none: LangGraphRun[]): FigureLine[] {
