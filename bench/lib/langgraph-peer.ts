@@ -31,17 +31,15 @@ export function peerDir(repoRoot: string): string {
 }
 
 /**
- * Installs the peer into its own folder when its modules are missing (`npm install --prefix`; the first
- * time compiles better-sqlite3, about 2 minutes). The project's own install never sees it. Returns a
- * reason when the peer cannot be used.
+ * Installs the peer into its own folder when its modules are missing (`npm ci --prefix` from its
+ * lockfile; compiling better-sqlite3 takes 1 to 6 minutes here). The project's own install never sees
+ * it. Returns a reason when the peer cannot be used.
  */
 export function ensurePeer(context: SuiteContext): string | undefined {
   const dir = peerDir(context.repoRoot);
   const marker = join(dir, "node_modules", "@langchain", "langgraph-checkpoint-sqlite", "package.json");
   if (existsSync(marker)) return undefined;
-  context.log(
-    "  installing the LangGraph peer (npm install --prefix bench/peers/langgraph; ~2 min the first time)",
-  );
+  context.log("  installing the LangGraph peer (npm ci --prefix bench/peers/langgraph; 1-6 min, once)");
   const lockfile = existsSync(join(dir, "package-lock.json"));
   const result = spawnSync("npm", [lockfile ? "ci" : "install", "--prefix", dir, "--no-audit", "--no-fund"], {
     cwd: dir,

@@ -65,7 +65,7 @@ async function shape(
   context.log(`  ${name}: engine only`);
   const memory = await run("memory");
   requireCompleted(memory, name);
-  context.log(`  ${name}: journal + state snapshot`);
+  context.log(`  ${name}: CLI hooks without git (journal + state.json)`);
   const journal = await run("journal");
   requireCompleted(journal, name);
   context.log(`  ${name}: full CLI hooks (git checkpoints)`);

@@ -24,9 +24,7 @@ async function oneMode(context: SuiteContext, mode: EngineMode): Promise<FigureL
   const iterations = context.quick ? 2000 : 10_000;
   const window = context.quick ? 500 : 1000;
   const budgetMs = context.quick ? 30_000 : 100_000;
-  context.log(
-    `  ${iterations} iterations, ${mode === "journal" ? "journal + state snapshot" : "engine only"}`,
-  );
+  context.log(`  ${iterations} iterations, ${mode === "journal" ? "CLI hooks without git" : "engine only"}`);
   const runs = await context.runCase<EngineCaseResult>({
     name: "engine",
     args: { fixture: { shape: { kind: "loop", iterations } }, mode, rssEvery: window, deadlineMs: budgetMs },
