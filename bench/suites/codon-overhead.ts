@@ -114,8 +114,16 @@ async function shape(
       perCodon(full, (r) => split(r).checkpoint),
     ),
     figure(
-      spec("git-spawns", "spawns/codon"),
-      perCodon(full, (r) => r.gitSpawns),
+      { ...spec("git-spawns", "spawns/codon"), note: "after the run start" },
+      perCodon(full, (r) => r.gitSpawns - r.startRunGitSpawns),
+    ),
+    figure(
+      { ...spec("run-start/checkpoint-init", "ms"), note: "startRun hook: checkpoint store and run branch" },
+      full.map((r) => r.startRunMs),
+    ),
+    figure(
+      spec("run-start/git-spawns", "spawns"),
+      full.map((r) => r.startRunGitSpawns),
     ),
   ];
 }
