@@ -1,5 +1,6 @@
 import type { ProcessClock } from "../process/process-clock.ts";
-import { type ProcessResult, runProcess } from "../process/run-process.ts";
+import type { ProcessResult } from "../process/run-process.ts";
+import { runShellCommand } from "../process/run-shell-command.ts";
 
 /** Lines of output kept for the report of a failed beforeCopy command. */
 export const BEFORE_COPY_TAIL_LINES = 20;
@@ -29,21 +30,7 @@ export type BeforeCopyOutcome =
 
 /** One beforeCopy command: `bash -c <run>` as its own process group; abort stops the whole group. */
 export async function runBeforeCopy(run: string, context: BeforeCopyContext): Promise<BeforeCopyOutcome> {
-  const tail: string[] = [];
-  const result = await runProcess({
-    file: "bash",
-    args: ["-c", run],
-    cwd: context.cwd,
-    env: context.env,
-    clock: context.clock,
-    signal: context.signal,
-    ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
-    ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
-    onLine: (_stream, line) => {
-      tail.push(line);
-      if (tail.length > BEFORE_COPY_TAIL_LINES) tail.shift();
-    },
-  });
+  const { result, tail } = await runShellCommand(run, context, BEFORE_COPY_TAIL_LINES);
   return outcomeOf(result, run, tail, context.timeoutMs);
 }
 

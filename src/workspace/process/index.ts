@@ -11,3 +11,4 @@ export {
   type RunProcessOptions,
   runProcess,
 } from "./run-process.ts";
+export { runShellCommand, type ShellCommandContext } from "./run-shell-command.ts";

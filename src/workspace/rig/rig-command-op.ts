@@ -1,5 +1,6 @@
 import type { ProcessClock } from "../process/process-clock.ts";
-import { MAX_OUTPUT_BYTES, type ProcessResult, runProcess } from "../process/run-process.ts";
+import { MAX_OUTPUT_BYTES, type ProcessResult } from "../process/run-process.ts";
+import { runShellCommand } from "../process/run-shell-command.ts";
 import { createOutputThrottle } from "./output-throttle.ts";
 import type { RigEvent, RigOutputStream } from "./rig-events.ts";
 import type { RigOpOutcome } from "./rig-op-outcome.ts";
@@ -24,7 +25,6 @@ export interface CommandOpContext {
  * Output streams as throttled `rig.output` events; every line is emitted once, batched when needed.
  */
 export async function runCommandOp(run: string, context: CommandOpContext): Promise<RigOpOutcome> {
-  const tail: string[] = [];
   const throttleFor = (stream: RigOutputStream) =>
     createOutputThrottle(context.clock, (line) =>
       context.emit({
@@ -33,21 +33,9 @@ export async function runCommandOp(run: string, context: CommandOpContext): Prom
       }),
     );
   const throttles = { stdout: throttleFor("stdout"), stderr: throttleFor("stderr") };
-  const result = await runProcess({
-    file: "bash",
-    args: ["-c", run],
-    cwd: context.cwd,
-    env: context.env,
-    clock: context.clock,
-    signal: context.signal,
-    ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
-    ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
-    onLine: (stream, line) => {
-      tail.push(line);
-      if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
-      throttles[stream].push(line);
-    },
-  });
+  const { result, tail } = await runShellCommand(run, context, OUTPUT_TAIL_LINES, (stream, line) =>
+    throttles[stream].push(line),
+  );
   throttles.stdout.flush();
   throttles.stderr.flush();
   if (result.truncated) {
