@@ -1,5 +1,6 @@
 import { isContextOverflow } from "../classify-failure.ts";
 import type { UsageIncrement } from "../harness.ts";
+import { emitContentBlocks } from "./content-blocks.ts";
 import {
   asArray,
   asCount,
@@ -49,20 +50,7 @@ export function createClaudeStreamParser(sink: ParserSink): OutputParser {
     const message = asRecord(line.message);
     // Claude Code reports API errors as a synthetic assistant message; the result line carries them.
     if (message.model === "<synthetic>") return;
-    for (const block of asArray(message.content).map(asRecord)) {
-      const text = asString(block.text);
-      if (block.type === "text" && text !== undefined && text !== "") {
-        texts.push(text);
-        sink.emit({ type: "assistant.text", text });
-      }
-      const thinking = asString(block.thinking);
-      if (block.type === "thinking" && thinking !== undefined && thinking !== "") {
-        sink.emit({ type: "assistant.thinking", text: thinking });
-      }
-      if (block.type === "tool_use") {
-        tools.use(asString(block.id) ?? "", asString(block.name) ?? "unknown", asRecord(block.input));
-      }
-    }
+    texts.push(...emitContentBlocks(message.content, sink, tools, { type: "tool_use", inputField: "input" }));
   };
 
   const onUser = (line: JsonRecord): void => {

@@ -1,15 +1,8 @@
 import { isContextOverflow } from "../classify-failure.ts";
 import type { EndReason } from "../end-reason.ts";
 import type { UsageIncrement } from "../harness.ts";
-import {
-  asArray,
-  asCount,
-  asRecord,
-  asString,
-  contentText,
-  type JsonRecord,
-  parseJsonLine,
-} from "./json-fields.ts";
+import { emitContentBlocks } from "./content-blocks.ts";
+import { asCount, asRecord, asString, contentText, type JsonRecord, parseJsonLine } from "./json-fields.ts";
 import type { AgentVerdict, OutputParser, ParserSink } from "./output-parser.ts";
 import { createStreamReasons } from "./stream-reasons.ts";
 import { createToolTracker } from "./tool-tracker.ts";
@@ -46,21 +39,10 @@ export function createPiJsonParser(sink: ParserSink): OutputParser {
   const streams = createStreamReasons();
 
   const onAssistantEnd = (message: JsonRecord): void => {
-    const blockTexts: string[] = [];
-    for (const block of asArray(message.content).map(asRecord)) {
-      const text = asString(block.text);
-      if (block.type === "text" && text !== undefined && text !== "") {
-        blockTexts.push(text);
-        sink.emit({ type: "assistant.text", text });
-      }
-      const thinking = asString(block.thinking);
-      if (block.type === "thinking" && thinking !== undefined && thinking !== "") {
-        sink.emit({ type: "assistant.thinking", text: thinking });
-      }
-      if (block.type === "toolCall") {
-        tools.use(asString(block.id) ?? "", asString(block.name) ?? "unknown", asRecord(block.arguments));
-      }
-    }
+    const blockTexts = emitContentBlocks(message.content, sink, tools, {
+      type: "toolCall",
+      inputField: "arguments",
+    });
     texts.push(...blockTexts);
     reportUsage(asRecord(message.usage));
     const stopReason = asString(message.stopReason) ?? "stop";
