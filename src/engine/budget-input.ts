@@ -1,10 +1,14 @@
-import type { CodonRecord, RunState } from "../journal/index.ts";
+import type { CodonRecord } from "../journal/index.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import { loopOf } from "../plan/index.ts";
 import type { Codon, HankFile, Loop } from "../spec/schema/index.ts";
 import type { BudgetChild, CodonLimits } from "./budget/index.ts";
 import { resolveCodonBudget } from "./budget/index.ts";
 import type { EngineOptions } from "./engine-types.ts";
+import type { EventSink } from "./event-sink.ts";
+
+/** Where the spend so far is read: the live run state and its codon index. */
+export type SpendRecords = Pick<EventSink, "state" | "codon">;
 
 const TERMINAL = new Set(["completed", "failed", "skipped"]);
 
@@ -32,12 +36,12 @@ export function resolveLimits(
   plan: ExecutionPlan,
   entry: PlannedCodon,
   codon: Codon,
-  state: RunState,
+  spend: SpendRecords,
   options: EngineOptions,
 ): CodonLimits {
   const loop = loopOf(hank, entry);
   if (hasNoBudget(hank, codon, loop, options)) return { onExceeded: "complete" };
-  const records = new Map(state.codons.map((record) => [record.id, record]));
+  const records = (id: string): CodonRecord | undefined => spend.codon(id);
   const cli = {
     ...(options.maxCostUsd !== undefined && { maxDollars: options.maxCostUsd }),
     ...(options.maxTimeSeconds !== undefined && { maxTimeSeconds: options.maxTimeSeconds }),
@@ -48,7 +52,7 @@ export function resolveLimits(
       budget: hank.overrides?.budget,
       ...(Object.keys(cli).length > 0 && { cli }),
       children: hankChildren(hank, plan, entry, records),
-      elapsedSeconds: state.totals.durationMs / 1000,
+      elapsedSeconds: spend.state().totals.durationMs / 1000,
     },
     ...(loop !== undefined && { loop: loopInput(loop, plan, entry, records) }),
   });
@@ -58,21 +62,21 @@ function hankChildren(
   hank: HankFile,
   plan: ExecutionPlan,
   entry: PlannedCodon,
-  records: ReadonlyMap<string, CodonRecord>,
+  records: (id: string) => CodonRecord | undefined,
 ): BudgetChild[] {
   return hank.hank.map((item, index): BudgetChild => {
     const status = index === entry.topIndex ? "current" : index < entry.topIndex ? "finished" : "pending";
     if (item.type === "loop") {
       const spent = plan.entries
         .filter((e) => e.topIndex === index)
-        .reduce((sum, e) => sum + spentOf(records.get(e.runtimeId)), 0);
+        .reduce((sum, e) => sum + spentOf(records(e.runtimeId)), 0);
       return { id: item.id, kind: "loop", status, spentDollars: spent, capDollars: item.budget?.maxDollars };
     }
     return {
       id: item.id,
       kind: "codon",
       status,
-      spentDollars: spentOf(records.get(item.id)),
+      spentDollars: spentOf(records(item.id)),
       capDollars: item.budget?.maxDollars,
     };
   });
@@ -82,11 +86,11 @@ function loopInput(
   loop: Loop,
   plan: ExecutionPlan,
   entry: PlannedCodon,
-  records: ReadonlyMap<string, CodonRecord>,
+  records: (id: string) => CodonRecord | undefined,
 ) {
   const executions = plan.entries.filter((e) => e.topIndex === entry.topIndex);
   const children = executions.map((e): BudgetChild => {
-    const record = records.get(e.runtimeId);
+    const record = records(e.runtimeId);
     const finished = record !== undefined && TERMINAL.has(record.status) && e.runtimeId !== entry.runtimeId;
     return {
       id: e.configId,
@@ -96,6 +100,6 @@ function loopInput(
       capDollars: loop.codons[e.loop?.position ?? 0]?.budget?.maxDollars,
     };
   });
-  const elapsedMs = executions.reduce((sum, e) => sum + (records.get(e.runtimeId)?.durationMs ?? 0), 0);
+  const elapsedMs = executions.reduce((sum, e) => sum + (records(e.runtimeId)?.durationMs ?? 0), 0);
   return { id: loop.id, budget: loop.budget, children, elapsedSeconds: elapsedMs / 1000 };
 }

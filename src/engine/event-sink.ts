@@ -1,10 +1,17 @@
-import type { DataOf, EventOf, JournaledEvent, JournaledType, RunState } from "../journal/index.ts";
-import { initialRunState, reduce } from "../journal/index.ts";
+import type {
+  CodonRecord,
+  DataOf,
+  EventOf,
+  JournaledEvent,
+  JournaledType,
+  RunState,
+} from "../journal/index.ts";
+import { RunStateStore } from "../journal/index.ts";
 
 /**
  * Where the engine sends its events. Every event goes to the store first (the journal: the truth), then
- * into the pure reducer (the run state the engine reads back), then to listeners (progress printer,
- * server broadcast). The engine keeps no other copy of what happened.
+ * into the run state the engine reads back (a `RunStateStore`, updated in place), then to listeners
+ * (progress printer, server broadcast). The engine keeps no other copy of what happened.
  */
 /** One event to emit, of any journaled type. */
 export type EventDraftOf = {
@@ -15,8 +22,14 @@ export interface EventSink {
   emit<T extends JournaledType>(type: T, data: DataOf<T>): EventOf<T>;
   /** Emits events that belong together in one journal write, so a crash keeps all or none of them. */
   emitAll(drafts: readonly EventDraftOf[]): void;
-  /** The run state after every event emitted so far (prior runs included when hydrated). */
+  /**
+   * The run state after every event emitted so far (prior runs included when hydrated). Live: the same
+   * object changes as events arrive, while the records in it never change (see `RunStateStore`). Read it
+   * now; to keep it across events, copy it (`reduce` and `structuredClone` both give a detached state).
+   */
   state(): RunState;
+  /** The record of one codon execution by runtime id, found through an index. */
+  codon(id: string): CodonRecord | undefined;
 }
 
 /** Appends one event and returns it with its envelope. `JournalWriter` is one. */
@@ -36,11 +49,11 @@ export interface EventSinkOptions {
 }
 
 export function createEventSink(options: EventSinkOptions): EventSink {
-  let current = options.initialState ?? initialRunState();
+  const store = new RunStateStore(options.initialState);
   const listeners = options.listeners ?? [];
   const take = (event: JournaledEvent): void => {
-    current = reduce(current, event);
-    for (const listener of listeners) listener(event, current);
+    store.apply(event);
+    for (const listener of listeners) listener(event, store.state);
   };
   return {
     emit(type, data) {
@@ -53,6 +66,7 @@ export function createEventSink(options: EventSinkOptions): EventSink {
       const events = store.appendAll ? store.appendAll(drafts) : drafts.map((draft) => store.append(draft));
       for (const event of events) take(event as JournaledEvent);
     },
-    state: () => current,
+    state: () => store.state,
+    codon: (id) => store.codon(id),
   };
 }

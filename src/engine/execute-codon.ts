@@ -1,5 +1,5 @@
 import type { FailureReason } from "../harness/failure-reason.ts";
-import { type DataOf, findCodon } from "../journal/index.ts";
+import type { DataOf } from "../journal/index.ts";
 import type { CodonFinish, ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import type { Codon, TerminateOn } from "../spec/schema/index.ts";
 import type { AttemptEnd, ResumeTarget } from "./attempt-types.ts";
@@ -21,6 +21,8 @@ export interface CodonExecution {
   readonly runId: string;
   readonly resume?: ResumeTarget;
   readonly input: EngineInput;
+  /** `runAgentEnv(input.processEnv)`, computed once per run; each attempt adds the codon's `env`. */
+  readonly agentEnv: Readonly<Record<string, string>>;
   readonly deps: EngineDeps;
   readonly transitions: Transitions;
 }
@@ -48,14 +50,14 @@ export interface CodonOutcome {
  */
 export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> {
   const { deps, entry } = exec;
-  let attempt = (findCodon(deps.sink.state(), entry.runtimeId)?.attempts ?? 0) + 1;
+  let attempt = (deps.sink.codon(entry.runtimeId)?.attempts ?? 0) + 1;
   while (true) {
     const limits = resolveLimits(
       exec.input.hank,
       exec.plan,
       entry,
       exec.codon,
-      deps.sink.state(),
+      deps.sink,
       exec.input.options,
     );
     const end = await runAttempt({ ...exec, attempt, limits });

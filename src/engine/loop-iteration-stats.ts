@@ -1,4 +1,4 @@
-import { type CodonRecord, findCodon, type RunState } from "../journal/index.ts";
+import type { CodonRecord } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
 
 export interface IterationStats {
@@ -33,7 +33,7 @@ export interface PendingCompletion {
 /** Duration, cost and tokens of one loop iteration, summed over its codons' journal records. */
 export function iterationStats(
   plan: ExecutionPlan,
-  state: RunState,
+  codonOf: (runtimeId: string) => CodonRecord | undefined,
   loopId: string,
   iteration: number,
   pending?: PendingCompletion,
@@ -41,7 +41,7 @@ export function iterationStats(
   const ids = iterationIds(plan, loopId, iteration);
   const records: CodonRecord[] = [];
   for (const id of ids) {
-    const record = findCodon(state, id);
+    const record = codonOf(id);
     if (record !== undefined) records.push(record);
   }
   const pendingIn = pending !== undefined && ids.has(pending.codonId);

@@ -74,8 +74,7 @@ function shouldExtend(ctx: AttemptContext, result: SessionRunResult, done: numbe
 
 function emitExtended(input: SessionsInput, extension: number, previous: SessionRunResult): void {
   const { ctx } = input;
-  const record = ctx.deps.sink.state();
-  const codon = record.codons.find((c) => c.id === ctx.entry.runtimeId);
+  const codon = ctx.deps.sink.codon(ctx.entry.runtimeId);
   ctx.deps.sink.emit("codon.extended", {
     codonId: ctx.entry.runtimeId,
     codonName: ctx.codon.name,

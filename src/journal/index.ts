@@ -3,6 +3,9 @@
  * journal, the pure reducer that rebuilds run state from it, and the `state.json` snapshot.
  */
 /** One realistic payload per event type, for tests and docs (a candidate for `src/testing/`). */
+
+export type { RunStateDraft } from "./apply-event.ts";
+export { applyEvent } from "./apply-event.ts";
 export { SAMPLE_DATA, sampleEvent, sampleJournaled } from "./event-samples.ts";
 export type {
   ConnectionEvent,
@@ -59,6 +62,7 @@ export type {
   RunTotals,
 } from "./run-state.ts";
 export { codonIndex, findCodon, initialRunState, RunStateSchema } from "./run-state.ts";
+export { RunStateStore } from "./run-state-store.ts";
 export type { SnapshotContent, SnapshotRead, StateSnapshot } from "./state-snapshot.ts";
 export {
   readSnapshot,

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { JournaledEvent } from "./events.ts";
 import { forEachEvent, type ReadOptions, readSince } from "./journal-reader.ts";
-import { reduce } from "./reduce.ts";
-import { initialRunState, type RunState } from "./run-state.ts";
+import type { RunState } from "./run-state.ts";
+import { RunStateStore } from "./run-state-store.ts";
 import { readSnapshot, type StateSnapshot } from "./state-snapshot.ts";
 
 /** `<stateDir>/events/events.jsonl`, the journal's place in the execution layout (reference 1.13). */
@@ -50,7 +50,9 @@ export async function loadRunState(
     const since = readSince(journalPath, base.lastSeq, options);
     const disagreement = disagreementOf(base, since.boundary);
     if (disagreement === null) {
-      const state = since.events.reduce(reduce, base);
+      const store = new RunStateStore(base);
+      for (const event of since.events) store.apply(event);
+      const { state } = store;
       const { skipped, torn } = since;
       return {
         state,
@@ -64,16 +66,10 @@ export async function loadRunState(
     }
     problems.push(`${read.found ? read.file : "state.json"} disagrees with the journal: ${disagreement}`);
   }
-  let state = initialRunState();
-  const summary = await forEachEvent(
-    journalPath,
-    (event) => {
-      state = reduce(state, event);
-    },
-    options,
-  );
+  const store = new RunStateStore();
+  const summary = await forEachEvent(journalPath, (event) => store.apply(event), options);
   const { count, skipped, torn } = summary;
-  return { state, source: "journal", snapshot, applied: count, skipped, torn, problems };
+  return { state: store.state, source: "journal", snapshot, applied: count, skipped, torn, problems };
 }
 
 /** Null when the journal holds, at the snapshot's position, the very event the snapshot ended on. */

@@ -10,6 +10,7 @@ import {
   initialRunState,
   type RunState,
 } from "./run-state.ts";
+import { RunStateStore } from "./run-state-store.ts";
 
 const ts = (second: number): string => new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
 
@@ -144,6 +145,26 @@ const SCRIPT = journal([
 
 function codon(id: string, fields: Partial<CodonRecord>): CodonRecord {
   return { ...emptyCodonRecord(id), ...fields };
+}
+
+/** A `rollback.completed` to `codonId`'s checkpoint of `checkpointType`, journaled at `seq`. */
+function rollbackTo(codonId: string, checkpointType: string, seq: number): JournaledEvent {
+  return {
+    v: 1,
+    id: `rb-${seq}`,
+    seq,
+    timestamp: ts(seq),
+    type: "rollback.completed",
+    data: {
+      fromRun: "run-1",
+      toRun: "run-2",
+      checkpoint: "abc",
+      codonId,
+      codonName: codonId,
+      checkpointType,
+      autoRestart: false,
+    },
+  };
 }
 
 describe("reduce", () => {
@@ -340,22 +361,7 @@ describe("reduce", () => {
 
   it("undoes the codons after a rollback target but keeps the spend", () => {
     const done = replay(SCRIPT);
-    const rollback = (checkpointType: string, seq: number): JournaledEvent => ({
-      v: 1,
-      id: `rb-${seq}`,
-      seq,
-      timestamp: ts(seq),
-      type: "rollback.completed",
-      data: {
-        fromRun: "run-1",
-        toRun: "run-2",
-        checkpoint: "abc",
-        codonId: "plan",
-        codonName: "Plan",
-        checkpointType,
-        autoRestart: false,
-      },
-    });
+    const rollback = (checkpointType: string, seq: number) => rollbackTo("plan", checkpointType, seq);
     const toEnd = reduce(done, rollback("completed", 19));
     assert.deepEqual(
       toEnd.codons.map((c) => c.id),
@@ -380,5 +386,58 @@ describe("reduce", () => {
     });
     const state = replay(journal([started("fill", "s-f", 1), extended(1), extended(2)]));
     assert.equal(findCodon(state, "fill")?.extensions, 2);
+  });
+});
+
+describe("RunStateStore", () => {
+  /** SCRIPT, a rollback to `plan`, then a second run that reuses an undone id and adds new ones. */
+  const LONG = [
+    ...SCRIPT,
+    rollbackTo("plan", "completed", SCRIPT.length + 1),
+    ...journal([
+      transition("RunStarted", { runId: "run-2" }),
+      started("edit#0", "s-again", 1),
+      completed("edit#0", 0.5, 1000),
+      started("plan", "s-plan-2", 3),
+      started("fresh", "s-fresh", 4),
+      transition("RunFailed", { runId: "run-2" }),
+    ]).map((event) => ({ ...event, seq: event.seq + SCRIPT.length + 1, id: `late-${event.seq}` })),
+  ];
+
+  it("agrees with the pure reducer after every event, rollbacks and reused ids included", () => {
+    const store = new RunStateStore();
+    let pure = initialRunState();
+    for (const event of LONG) {
+      store.apply(event);
+      pure = reduce(pure, event);
+      assert.deepEqual(store.state, pure, `after event ${event.seq} (${event.type})`);
+      for (const record of pure.codons) assert.deepEqual(store.codon(record.id), findCodon(pure, record.id));
+    }
+    assert.deepEqual(
+      store.state.codons.map((c) => c.id),
+      ["plan", "edit#0", "fresh"],
+    );
+    assert.equal(store.codon("edit#1"), undefined, "an undone codon leaves the index");
+    assert.equal(store.codonIndex("fresh"), 2);
+  });
+
+  it("never changes its initial state, a record read earlier, or a detached copy", () => {
+    const initial = deepFreeze(replay(SCRIPT.slice(0, 5)));
+    const store = new RunStateStore(initial);
+    const plan = store.codon("plan");
+    const planBefore = structuredClone(plan);
+    const detached = store.detached();
+    const detachedBefore = structuredClone(detached);
+    for (const event of LONG.slice(5)) store.apply(event);
+    assert.deepEqual(plan, planBefore);
+    assert.deepEqual(detached, detachedBefore);
+    assert.notDeepEqual(store.state, detached);
+  });
+
+  it("ignores events the state already includes", () => {
+    const store = new RunStateStore(replay(SCRIPT));
+    const before = structuredClone(store.state);
+    for (const event of SCRIPT) store.apply(event);
+    assert.deepEqual(store.state, before);
   });
 });

@@ -1,5 +1,5 @@
 import type { DataOf, JournaledEvent, RunState } from "../../journal/index.ts";
-import { forEachEvent, initialRunState, reduce } from "../../journal/index.ts";
+import { forEachEvent, initialRunState, RunStateStore } from "../../journal/index.ts";
 import type { LoopReport } from "../../plan/index.ts";
 
 /** A loop report with the codon whose `codon.completed` it was journaled with (its producer). */
@@ -32,14 +32,14 @@ export interface JournalLineReader {
 
 /** Folds journal events, oldest first, into the line. The reader owns its arrays; `line()` copies them. */
 export function createJournalLineReader(initial: RunState = initialRunState()): JournalLineReader {
-  let state = initial;
+  const store = new RunStateStore(initial);
   const steps: LineStep[] = [];
   let reports: LineReport[] = [];
   let interrupted: DataOf<"rollback.started"> | null = null;
   let lastCompleted: string | null = null;
   return {
     add(event) {
-      state = reduce(state, event);
+      store.apply(event);
       switch (event.type) {
         case "codon.completed":
           lastCompleted = event.data.codonId;
@@ -53,7 +53,7 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
         case "rollback.completed": {
           interrupted = null;
           steps.push({ kind: "rollback", toRun: event.data.toRun, checkpoint: event.data.checkpoint });
-          const kept = new Set(state.codons.map((codon) => codon.id));
+          const kept = new Set(store.state.codons.map((codon) => codon.id));
           reports = reports.filter((r) => r.producer === null || kept.has(r.producer));
           break;
         }
@@ -68,7 +68,7 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
           break;
       }
     },
-    line: () => ({ state, steps: [...steps], reports: [...reports], interrupted }),
+    line: () => ({ state: store.detached(), steps: [...steps], reports: [...reports], interrupted }),
   };
 }
 
