@@ -70,3 +70,52 @@ describe("nextIteration", () => {
     assert.throws(() => nextIteration(plan, "L"), /Duplicate codon IDs after loop expansion: x#1/);
   });
 });
+
+describe("nextIteration's duplicate check", () => {
+  const loopEntry = (id: string, iteration: number, position: number, isLast: boolean) => ({
+    runtimeId: `${id}#${iteration}`,
+    configId: id,
+    topIndex: 1,
+    loop: { loopId: "L", iteration, position, isLast },
+  });
+
+  it("finds a clashing codon placed before the loop", () => {
+    const plan = buildPlan(
+      HankFile.parse({
+        hank: [
+          codon("x#1"),
+          {
+            type: "loop",
+            id: "L",
+            name: "L",
+            terminateOn: { type: "contextExceeded" },
+            codons: [codon("x")],
+          },
+        ],
+      }),
+    );
+    assert.throws(() => nextIteration(plan, "L"), /Duplicate codon IDs after loop expansion: x#1/);
+  });
+
+  it("checks every entry when the loop's block does not start at iteration 0", () => {
+    const plan: ExecutionPlan = {
+      version: 1,
+      entries: [
+        { runtimeId: "x#2", configId: "x#2", topIndex: 0 },
+        loopEntry("x", 1, 0, false),
+        loopEntry("y", 1, 1, true),
+      ],
+      loops: { L: { iteration: 1, terminated: false } },
+    };
+    assert.throws(() => nextIteration(plan, "L"), /Duplicate codon IDs after loop expansion: x#2/);
+  });
+
+  it("expands the 500th iteration of a long plan to the same entries as a short one would", () => {
+    let plan = scenarioPlan();
+    plan = { ...plan, loops: { L: { iteration: 0, terminated: false } } };
+    for (let i = 0; i < 500; i += 1) plan = nextIteration(plan, "L");
+    assert.equal(plan.entries.length, 2 + 2 * 501);
+    assert.deepEqual(ids(plan).slice(-3), ["x#500", "y#500", "B"]);
+    assert.deepEqual(plan.loops.L, { iteration: 500, terminated: false });
+  });
+});

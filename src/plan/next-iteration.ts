@@ -33,6 +33,10 @@ function copyForIteration(entry: PlannedCodon, iteration: number): PlannedCodon 
  * current iteration. The body is copied from iteration N, which is whole in the plan because only a
  * terminated loop loses codons. Expanding a terminated loop, a cut iteration, or creating a runtime id
  * that already exists are bugs and throw.
+ *
+ * Cost: one copy of the entries array (a native splice) plus the entries outside the loop's block; the
+ * loop's own earlier iterations are not visited, so expanding the 10,000th iteration costs about what
+ * the first did.
  */
 export function nextIteration(plan: ExecutionPlan, loopId: string): ExecutionPlan {
   const status = loopStatus(plan, loopId);
@@ -46,9 +50,39 @@ export function nextIteration(plan: ExecutionPlan, loopId: string): ExecutionPla
   }
   const next = status.iteration + 1;
   const added = body.map((entry) => copyForIteration(entry, next));
+  const start = blockStart(plan, loopId, lastIndex, (status.iteration + 1) * body.length);
   const addedIds = new Set(added.map((entry) => entry.runtimeId));
-  const clash = plan.entries.find((entry) => addedIds.has(entry.runtimeId));
+  const clash = clashOutside(plan.entries, start, lastIndex, addedIds);
   if (clash !== undefined) throw new Error(`Duplicate codon IDs after loop expansion: ${clash.runtimeId}`);
-  const entries = [...plan.entries.slice(0, lastIndex + 1), ...added, ...plan.entries.slice(lastIndex + 1)];
+  const entries = plan.entries.toSpliced(lastIndex + 1, 0, ...added);
   return withLoopStatus({ ...plan, entries }, loopId, { iteration: next, terminated: false });
+}
+
+/**
+ * Where the loop's block starts: a running loop holds whole iterations 0..N, so the block is
+ * `(N + 1) × body` entries ending at `lastIndex`. Runtime ids inside it are `<id>#<k>` with k ≤ N, so
+ * they cannot clash with iteration N+1 and need no check. When the plan does not have that shape, the
+ * block is taken as empty (`lastIndex + 1`), so every entry is checked: slower, always correct.
+ */
+function blockStart(plan: ExecutionPlan, loopId: string, lastIndex: number, length: number): number {
+  const start = lastIndex + 1 - length;
+  const first = plan.entries[start]?.loop;
+  const before = plan.entries[start - 1]?.loop;
+  const shaped = first?.loopId === loopId && first.iteration === 0 && first.position === 0;
+  return shaped && before?.loopId !== loopId ? start : lastIndex + 1;
+}
+
+/** The first entry outside the block `[start, lastIndex]` whose runtime id is in `ids`. */
+function clashOutside(
+  entries: readonly PlannedCodon[],
+  start: number,
+  lastIndex: number,
+  ids: ReadonlySet<string>,
+): PlannedCodon | undefined {
+  const clashes = (entry: PlannedCodon | undefined): boolean =>
+    entry !== undefined && ids.has(entry.runtimeId);
+  for (let index = 0; index < start; index += 1) if (clashes(entries[index])) return entries[index];
+  for (let index = lastIndex + 1; index < entries.length; index += 1)
+    if (clashes(entries[index])) return entries[index];
+  return undefined;
 }
