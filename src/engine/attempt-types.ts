@@ -52,6 +52,8 @@ export interface AttemptContext {
   /** For `continue-previous`: the session to resume, or why there is none. */
   readonly resume?: ResumeTarget;
   readonly input: EngineInput;
+  /** The run's agent environment without the codon's `env` (see `runAgentEnv`). */
+  readonly agentEnv: Readonly<Record<string, string>>;
   readonly deps: EngineDeps;
   readonly transitions: Transitions;
 }

@@ -2,7 +2,7 @@ import type { FailureReason } from "../harness/failure-reason.ts";
 import type { Harness } from "../harness/harness.ts";
 import type { ActiveCodonStatus } from "../journal/index.ts";
 import type { HarnessKind, ResolvedModel } from "../spec/models/index.ts";
-import { buildAgentEnv } from "../workspace/agent-env.ts";
+import { withCodonEnv } from "../workspace/agent-env.ts";
 import { type AttemptContext, type AttemptEnd, NO_LAYERS } from "./attempt-types.ts";
 import { startMeter } from "./budget/index.ts";
 import { buildPrompts } from "./build-prompts.ts";
@@ -54,7 +54,7 @@ export async function runAttempt(ctx: AttemptContext): Promise<AttemptEnd> {
     prompt: prompts.prompt,
     ...(prompts.systemPrompt !== undefined && { systemPrompt: prompts.systemPrompt }),
     ...(prompts.metadata !== undefined && { promptMetadata: prompts.metadata }),
-    env: buildAgentEnv(ctx.input.processEnv, ctx.codon.env),
+    env: withCodonEnv(ctx.agentEnv, ctx.codon.env),
     idleTimeoutMs: idleTimeoutSeconds(ctx, model) * 1000,
     meter: startMeter(ctx.limits),
     startMs,

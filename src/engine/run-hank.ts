@@ -1,5 +1,5 @@
+import { setImmediate } from "node:timers/promises";
 import type { CodonRecord, RunState } from "../journal/index.ts";
-import { findCodon } from "../journal/index.ts";
 import type { AfterCodonDecision, ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import {
   applyDecision,
@@ -10,6 +10,7 @@ import {
   resolveCodon,
   terminateOnOf,
 } from "../plan/index.ts";
+import { runAgentEnv } from "../workspace/agent-env.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
 import type { CodonBudgetRecord } from "./budget/index.ts";
 import { budgetSummary, effectiveCeiling } from "./budget/index.ts";
@@ -41,7 +42,9 @@ class RunDriver {
   plan: ExecutionPlan;
   readonly finished: Set<string>;
   readonly exhaustedSessions = new Set<string>();
-  readonly budgets = new Map<string, CodonOutcome>();
+  /** What each codon ran under, for the budget summary; only the two fields it reads, kept small. */
+  readonly budgets = new Map<string, BudgetOutcome>();
+  readonly agentEnv: Readonly<Record<string, string>>;
   private cursor = 0;
 
   constructor(
@@ -53,6 +56,7 @@ class RunDriver {
     this.transitions = new Transitions(deps.sink, this.runId, state.totals.cost);
     this.plan = input.plan ?? buildPlan(input.hank);
     this.finished = finishedIn(state);
+    this.agentEnv = Object.freeze(runAgentEnv(input.processEnv));
   }
 
   async run(): Promise<RunResult> {
@@ -67,6 +71,9 @@ class RunDriver {
 
   private async loop(): Promise<{ status: RunResult["status"]; message: string }> {
     while (true) {
+      // A codon can run start to end in microtasks (the scripted agent, a journal without async I/O);
+      // yielding to the event loop at each boundary lets timers, signals and I/O callbacks in between.
+      await setImmediate();
       const entry = this.nextEntry();
       if (entry === undefined) return { status: "completed", message: "All codons completed" };
       if (this.deps.signal.aborted) return { status: "aborted", message: "Run cancelled" };
@@ -86,10 +93,11 @@ class RunDriver {
         runId: this.runId,
         ...(codon.continuationMode === "continue-previous" && { resume: this.resumeFor(entry) }),
         input: this.input,
+        agentEnv: this.agentEnv,
         deps: this.deps,
         transitions: this.transitions,
       });
-      this.budgets.set(entry.runtimeId, outcome);
+      this.budgets.set(entry.runtimeId, budgetOutcome(outcome));
       if (outcome.cancelled) {
         this.deps.sink.emitAll(outcome.pending);
         return { status: "aborted", message: "Run cancelled" };
@@ -149,7 +157,7 @@ class RunDriver {
     const last = finalRecord?.type === "codon.completed" ? finalRecord.data : undefined;
     const stats = iterationStats(
       this.plan,
-      this.deps.sink.state(),
+      (id) => this.deps.sink.codon(id),
       decision.loopId,
       decision.iteration,
       last,
@@ -187,7 +195,7 @@ class RunDriver {
         problem: `Codon ${entry.runtimeId} continues the previous session, but there is no previous codon`,
       };
     }
-    const sessionId = findCodon(this.deps.sink.state(), previous.runtimeId)?.sessionId ?? null;
+    const sessionId = this.deps.sink.codon(previous.runtimeId)?.sessionId ?? null;
     if (sessionId === null) {
       return {
         problem: `Codon ${entry.runtimeId} continues ${previous.runtimeId}, which has no session to resume`,
@@ -203,7 +211,7 @@ class RunDriver {
 
   private noteExhaustion(entry: PlannedCodon, outcome: CodonOutcome): void {
     if (!outcome.sessionExhausted) return;
-    const sessionId = findCodon(this.deps.sink.state(), entry.runtimeId)?.sessionId;
+    const sessionId = this.deps.sink.codon(entry.runtimeId)?.sessionId;
     if (sessionId) this.exhaustedSessions.add(sessionId);
   }
 
@@ -248,10 +256,19 @@ class RunDriver {
   }
 }
 
+type BudgetOutcome = Pick<CodonOutcome, "limits" | "exceeded">;
+
+function budgetOutcome(outcome: CodonOutcome): BudgetOutcome {
+  return {
+    ...(outcome.limits !== undefined && { limits: outcome.limits }),
+    ...(outcome.exceeded !== undefined && { exceeded: outcome.exceeded }),
+  };
+}
+
 function budgetRecord(
   entry: PlannedCodon,
   record: CodonRecord,
-  outcome: CodonOutcome | undefined,
+  outcome: BudgetOutcome | undefined,
 ): CodonBudgetRecord {
   const status =
     record.status === "completed" || record.status === "failed" || record.status === "skipped"

@@ -37,6 +37,16 @@ export function buildAgentEnv(
   processEnv: Readonly<Record<string, string | undefined>>,
   codonEnv?: Readonly<Record<string, string>>,
 ): Record<string, string> {
+  return { ...runAgentEnv(processEnv), ...codonEnv };
+}
+
+/**
+ * The part of the agent environment every codon of a run shares: the process environment with the
+ * HANKWEAVE_ overlay applied. A run computes it once; `withCodonEnv` adds each codon's own `env`.
+ */
+export function runAgentEnv(
+  processEnv: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(processEnv)) {
     if (value !== undefined) env[key] = value;
@@ -45,5 +55,17 @@ export function buildAgentEnv(
     if (value === null) delete env[name];
     else env[name] = value;
   }
-  return { ...env, ...codonEnv };
+  return env;
+}
+
+/**
+ * The codon's `env` over the run's agent environment: the codon wins. A codon without `env` gets
+ * `runEnv` itself, not a copy (a run freezes it), so the common case copies nothing per codon.
+ */
+export function withCodonEnv(
+  runEnv: Readonly<Record<string, string>>,
+  codonEnv?: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  if (codonEnv === undefined || Object.keys(codonEnv).length === 0) return runEnv;
+  return { ...runEnv, ...codonEnv };
 }
