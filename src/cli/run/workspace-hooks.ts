@@ -34,6 +34,11 @@ const OK: HookResult = { ok: true };
 
 /** Minimum time between two state snapshots during a run. */
 export const SNAPSHOT_INTERVAL_MS = 1000;
+/**
+ * The largest share of a run's time that snapshot writes may take. A snapshot holds the whole run state,
+ * so it grows with the run; writes of a large one are spaced further apart instead of slowing every codon.
+ */
+export const SNAPSHOT_MAX_TIME_SHARE = 0.05;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -45,7 +50,7 @@ function messageOf(error: unknown): string {
  */
 export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
   const { sink, checkpointer, layout } = input;
-  let lastSnapshotAt = Number.NEGATIVE_INFINITY;
+  let nextSnapshotAt = Number.NEGATIVE_INFINITY;
   // Workspace modules cannot import the journal; their events mirror its payloads field for field.
   const emit = (event: RigEvent | { readonly type: string; readonly data: unknown }): void => {
     sink.emitAll([event as EventDraftOf]);
@@ -99,11 +104,13 @@ export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
     },
     persist(plan: ExecutionPlan) {
       // The journal is the truth and a resume replays it past the snapshot, so the snapshot is only a
-      // fast start: written at most once per interval, and once more when the run ends.
-      const now = input.clock.now();
-      if (now - lastSnapshotAt < SNAPSHOT_INTERVAL_MS) return;
-      lastSnapshotAt = now;
+      // fast start: written at most once per interval (longer when writing it is slow), and once more
+      // when the run ends.
+      const startedAt = input.clock.now();
+      if (startedAt < nextSnapshotAt) return;
       writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan });
+      const took = input.clock.now() - startedAt;
+      nextSnapshotAt = startedAt + Math.max(SNAPSHOT_INTERVAL_MS, took / SNAPSHOT_MAX_TIME_SHARE);
     },
   };
 }
