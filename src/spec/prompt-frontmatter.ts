@@ -1,4 +1,16 @@
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+
+let yamlModule: typeof Yaml | undefined;
+
+/**
+ * `yaml` takes tens of milliseconds to load and most prompts have no frontmatter, so it is loaded
+ * synchronously on the first prompt that has one, not at start-up.
+ */
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return yamlModule;
+}
 
 /**
  * YAML frontmatter of a prompt file: a `---` line at the very start, YAML, and a closing `---` line.
@@ -41,7 +53,7 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   if (closing === -1) return { kind: "none", body: text };
   const yamlText = lines.slice(1, closing).join("\n");
   const body = stripLeadingBlankLines(lines.slice(closing + 1).join("\n"));
-  const document = parseDocument(yamlText, { schema: "failsafe" });
+  const document = yaml().parseDocument(yamlText, { schema: "failsafe" });
   const firstError = document.errors[0];
   if (firstError !== undefined) {
     const position = firstError.linePos?.[0];
