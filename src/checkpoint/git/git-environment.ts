@@ -86,6 +86,32 @@ export function repositoryConfig(identity: GitIdentity): (readonly [string, stri
   ];
 }
 
+/** The file in the git dir that holds `repositoryConfig`; the store's own `config` includes it. */
+export const CONFIG_INCLUDE_FILE = "hankweave.gitconfig";
+
+/**
+ * `repositoryConfig` in git's config-file syntax, one section per key prefix, every value quoted.
+ * Written as one file and included, it costs one `git config` process at init instead of one per key.
+ */
+export function repositoryConfigText(identity: GitIdentity): string {
+  const sections = new Map<string, string[]>();
+  for (const [key, value] of repositoryConfig(identity)) {
+    const dot = key.indexOf(".");
+    const section = key.slice(0, dot);
+    const lines = sections.get(section) ?? [];
+    lines.push(`\t${key.slice(dot + 1)} = ${quoteConfigValue(value)}`);
+    sections.set(section, lines);
+  }
+  const body = [...sections].flatMap(([section, lines]) => [`[${section}]`, ...lines]);
+  return ["# Written by hankweave at every start; edits are overwritten.", ...body, ""].join("\n");
+}
+
+/** A git config value in double quotes: backslash, quote and newline escaped as git reads them. */
+function quoteConfigValue(value: string): string {
+  const escaped = value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+  return `"${escaped}"`;
+}
+
 /**
  * `info/exclude` of the store: the mandatory excludes as ignore rules, so git never walks into a
  * copied data directory; the checkpointer filters them out as well.

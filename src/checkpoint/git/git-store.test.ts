@@ -42,7 +42,7 @@ function rawGit(fx: Fixture, args: readonly string[]): string {
 test("the store is configured for cheap, quiet, isolated commits", () =>
   withFixture(make, async (fx) => {
     await open(fx).init();
-    const config = (key: string): string => rawGit(fx, ["config", "--local", "--get", key]).trim();
+    const config = (key: string): string => rawGit(fx, ["config", "--get", key]).trim();
     assert.deepEqual(
       [
         "gc.auto",
@@ -54,11 +54,21 @@ test("the store is configured for cheap, quiet, isolated commits", () =>
       ].map(config),
       ["0", "false", "true", "true", "/dev/null", "false"],
     );
+    assert.equal(rawGit(fx, ["config", "--local", "--get-all", "include.path"]), "hankweave.gitconfig\n");
+    await open(fx).init();
+    assert.equal(rawGit(fx, ["config", "--local", "--get-all", "include.path"]), "hankweave.gitconfig\n");
     assert.equal(
       rawGit(fx, ["log", "--format=%s|%T|%an", "main"]),
       "hankweave: initial checkpoint|4b825dc642cb6eb9a060e54bf8d69288fbee4904|hankweave\n",
     );
     assert.match(await readFile(join(gitDirOf(fx), "info", "exclude"), "utf8"), /^\/read_only_data_source$/m);
+  }));
+
+test("an identity with quotes, backslashes and newlines reads back exactly", () =>
+  withFixture(make, async (fx) => {
+    const identity = { name: 'Ada "the" \\ Lovelace\nII', email: "ada@example.invalid" };
+    await open(fx, { identity }).init();
+    assert.equal(rawGit(fx, ["config", "--get", "user.name"]), `${identity.name}\n`);
   }));
 
 test("HEAD follows the active run and the history reads with plain git log", () =>

@@ -1,11 +1,12 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
+  CONFIG_INCLUDE_FILE,
   commitDateEnvironment,
   type GitIdentity,
   INFO_ATTRIBUTES,
   INFO_EXCLUDE,
-  repositoryConfig,
+  repositoryConfigText,
 } from "./git-environment.ts";
 import { resolveCommit } from "./git-queries.ts";
 import type { RunGit } from "./run-git.ts";
@@ -21,34 +22,28 @@ export interface InitRepositoryOptions {
 /**
  * Brings the store to its complete state. Every step checks before it acts, so running it again, or
  * after a crash part-way through, finishes the job without touching existing checkpoints: `git init`
- * re-initializes harmlessly, only missing or different config is written, and the initial empty
- * commit on `main` is made only while `main` does not exist.
+ * re-initializes harmlessly, the config file is rewritten only when it differs and included only while
+ * it is not, and the initial empty commit on `main` is made only while `main` does not exist.
  */
 export async function initRepository(git: RunGit, options: InitRepositoryOptions): Promise<void> {
   await mkdir(options.gitDir, { recursive: true });
   await git({ args: ["init", "--quiet", "--template=", "--initial-branch=main"] });
-  await applyConfig(git, options.identity);
+  await applyConfig(git, options.gitDir, options.identity);
   await writeIfChanged(join(options.gitDir, "info", "exclude"), INFO_EXCLUDE);
   await writeIfChanged(join(options.gitDir, "info", "attributes"), INFO_ATTRIBUTES);
   if ((await resolveCommit(git, MAIN_REF)) === undefined) await createInitialCommit(git, options.now);
 }
 
-async function applyConfig(git: RunGit, identity: GitIdentity): Promise<void> {
-  const current = await readLocalConfig(git);
-  for (const [key, value] of repositoryConfig(identity)) {
-    if (current.get(key.toLowerCase()) !== value) await git({ args: ["config", "--local", key, value] });
-  }
-}
-
-/** `git config --list -z` prints `key\nvalue\0` per entry; keys come lower-cased. */
-async function readLocalConfig(git: RunGit): Promise<Map<string, string>> {
-  const result = await git({ args: ["config", "--local", "--list", "-z"] });
-  const entries = new Map<string, string>();
-  for (const entry of result.stdout.split("\0")) {
-    const newline = entry.indexOf("\n");
-    if (newline > 0) entries.set(entry.slice(0, newline), entry.slice(newline + 1));
-  }
-  return entries;
+/**
+ * Our settings live in their own file, included from the store's `config` (after git's own section, so
+ * they win over anything set there before). The include is added once; a crash before it is added
+ * leaves a file that the next init includes.
+ */
+async function applyConfig(git: RunGit, gitDir: string, identity: GitIdentity): Promise<void> {
+  await writeIfChanged(join(gitDir, CONFIG_INCLUDE_FILE), repositoryConfigText(identity));
+  const included = await git({ args: ["config", "--local", "--get-all", "include.path"], okCodes: [0, 1] });
+  if (included.stdout.split("\n").includes(CONFIG_INCLUDE_FILE)) return;
+  await git({ args: ["config", "--local", "--add", "include.path", CONFIG_INCLUDE_FILE] });
 }
 
 /** The root of every run's line: an empty tree on `main`, with a stale index from a crash cleared. */
