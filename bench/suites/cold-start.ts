@@ -41,7 +41,7 @@ export const coldStart: Suite = {
         cwd: join(context.scratch, "cold-start"),
         env: variant.env,
       });
-      const main = join(context.repoRoot, "dist", "cli", "main.js");
+      const main = join(context.repoRoot, "dist", "cli", "hankweave.js");
       context.log(
         `  node floor, --validate, first codon${variant.label === "" ? "" : " (NODE_EXTRA_CA_CERTS set)"}`,
       );
@@ -82,7 +82,7 @@ async function repeat(times: number, measure: () => Promise<number>): Promise<nu
   return samples;
 }
 
-/** `npm run build`; a failing type check still emits, so a present `dist/cli/main.js` is enough. */
+/** `npm run build`; a failing type check still emits, so a present `dist/cli/hankweave.js` is enough. */
 function build(context: SuiteContext): void {
   context.log("  npm run build");
   const result = spawnSync("npm", ["run", "build"], {
@@ -90,7 +90,7 @@ function build(context: SuiteContext): void {
     env: childEnv(context.env),
     encoding: "utf8",
   });
-  const main = join(context.repoRoot, "dist", "cli", "main.js");
+  const main = join(context.repoRoot, "dist", "cli", "hankweave.js");
   if (result.status !== 0) {
     if (!existsSync(main)) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
     context.log(`  warning: npm run build exited ${result.status}; measuring the emitted dist/ anyway`);

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+/**
+ * The package's `bin` is the bundle `npm run build` makes (scripts/bundle-cli.mjs), not the modules the
+ * other CLI tests run from src/. These tests run the bundle itself, so a dependency or a file it reads
+ * that bundling lost shows up here. They need a build first, as the README's quick start does.
+ */
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  bin: { hankweave: string };
+};
+const BIN = join(ROOT, PACKAGE.bin.hankweave);
+
+function bin(args: readonly string[], env: Record<string, string> = {}) {
+  const { NODE_EXTRA_CA_CERTS: _ignored, ...base } = process.env;
+  return spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...base, ...env, NO_COLOR: "1", COLUMNS: "200" },
+    encoding: "utf8",
+  });
+}
+
+describe("the built hankweave bin", () => {
+  let base: string;
+  before(() => {
+    assert.ok(existsSync(BIN), `${PACKAGE.bin.hankweave} is missing: run \`npm run build\` before the tests`);
+    base = mkdtempSync(join(tmpdir(), "hw-bin-"));
+  });
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it("reports the package version", () => {
+    const run = bin(["--version"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), PACKAGE.version);
+  });
+
+  it("resolves catalog models when validating", () => {
+    const run = bin(["examples/hello", "--validate", "-m", "sonnet"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /GOOD TO RUN!/);
+  });
+
+  it("runs the loop example headless with the scripted agent", () => {
+    const run = bin(["examples/revise-loop", "--headless", "-e", join(base, "exec")]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /✓ Run completed: 7 codon\(s\) completed/);
+  });
+});
