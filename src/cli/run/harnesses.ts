@@ -33,7 +33,7 @@ export function createHarnesses(setup: HarnessSetup): HarnessRegistry {
       createScriptedHarness({
         clock: setup.clock,
         newId: randomUUID,
-        sessionFile: join(setup.layout.stateDir, "scripted-sessions.json"),
+        sessionFile: join(setup.layout.stateDir, "scripted-sessions.jsonl"),
       }),
     claude: () => createClaudeHarness({ configDir: () => join(setup.layout.stateDir, "claude") }),
     pi: () => createPiHarness({ sessionDir: join(setup.layout.stateDir, "pi-sessions"), clock: setup.clock }),

@@ -40,7 +40,7 @@ export async function runScriptedSession(
   emit({ type: "session.started", sessionId: session.id });
   const turn = createTurn(request, options, session, emit);
   const stop = await runSteps(turn, parsed.steps, parsed.hasUsage);
-  sessions.save();
+  sessions.save(session);
   return finishTurn(turn, stop);
 }
 

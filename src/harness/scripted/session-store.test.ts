@@ -10,7 +10,7 @@ describe("scripted session store", () => {
   const tempFile = (): string => {
     const dir = mkdtempSync(join(tmpdir(), "hw-scripted-sessions-"));
     dirs.push(dir);
-    return join(dir, "sessions.json");
+    return join(dir, "sessions.jsonl");
   };
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -18,8 +18,9 @@ describe("scripted session store", () => {
 
   it("keeps sessions in memory without a file", () => {
     const store = createSessionStore();
-    store.create("s1").contextTokens = 42;
-    store.save();
+    const session = store.create("s1");
+    session.contextTokens = 42;
+    store.save(session);
     assert.equal(store.get("s1")?.contextTokens, 42);
     assert.equal(createSessionStore().get("s1"), undefined);
   });
@@ -27,16 +28,28 @@ describe("scripted session store", () => {
   it("brings sessions and their context back from its file after a restart", () => {
     const file = tempFile();
     const first = createSessionStore(file);
-    first.create("s1").contextTokens = 1200;
-    first.save();
+    const s1 = first.create("s1");
+    s1.contextTokens = 300;
+    first.save(s1);
+    const s2 = first.create("s2");
+    first.save(s2);
+    s1.contextTokens = 1200;
+    first.save(s1);
     const second = createSessionStore(file);
-    assert.deepEqual(second.get("s1"), { id: "s1", contextTokens: 1200 });
+    assert.deepEqual(second.get("s1"), { id: "s1", contextTokens: 1200 }, "the latest save wins");
+    assert.deepEqual(second.get("s2"), { id: "s2", contextTokens: 0 });
     assert.throws(() => second.create("s1"), /issued twice/);
   });
 
-  it("starts empty from a torn file instead of failing", () => {
+  it("skips a torn last line and keeps appending after it", () => {
     const file = tempFile();
-    writeFileSync(file, '{"s1": 12');
-    assert.equal(createSessionStore(file).get("s1"), undefined);
+    writeFileSync(file, '{"id":"s1","contextTokens":12}\n{"id":"s2","contextTo');
+    const store = createSessionStore(file);
+    assert.equal(store.get("s1")?.contextTokens, 12);
+    assert.equal(store.get("s2"), undefined);
+    const s3 = store.create("s3");
+    s3.contextTokens = 7;
+    store.save(s3);
+    assert.equal(createSessionStore(file).get("s3")?.contextTokens, 7);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** The conversation state the scripted agent keeps for one session id. */
@@ -12,28 +12,47 @@ export interface ScriptedSessionState {
  * The sessions of one scripted harness instance (never module state), so `resumeSessionId` can
  * continue a conversation and its context. With a file, sessions also survive a restart of the
  * runtime (a resumed execution continues `continue-previous` codons like real agents do).
+ *
+ * The file is an append-only log, one JSON line `{"id","contextTokens"}` per saved session, the last
+ * line of an id winning: saving costs one short append however many sessions a long loop has made.
  */
 export interface SessionStore {
   create(id: string): ScriptedSessionState;
   get(id: string): ScriptedSessionState | undefined;
-  /** Persists the sessions when the store has a file; called after every session. */
-  save(): void;
+  /** Persists one session's state when the store has a file; called after every session. */
+  save(session: ScriptedSessionState): void;
 }
 
+/** Replays the log. A line that does not parse (a torn last append after a crash) is skipped. */
 function load(file: string | undefined): Map<string, ScriptedSessionState> {
   const sessions = new Map<string, ScriptedSessionState>();
   if (file === undefined) return sessions;
+  let text: string;
   try {
-    const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
-    const entries = typeof raw === "object" && raw !== null ? Object.entries(raw) : [];
-    for (const [id, tokens] of entries) {
-      if (typeof tokens === "number" && Number.isFinite(tokens))
-        sessions.set(id, { id, contextTokens: tokens });
-    }
+    text = readFileSync(file, "utf8");
   } catch {
-    // No file yet, or a torn one from a crash: start without the lost sessions (resuming them fails clearly).
+    return sessions; // No file yet: no sessions to resume.
+  }
+  for (const line of text.split("\n")) {
+    const record = parseLine(line);
+    if (record !== undefined) sessions.set(record.id, record);
   }
   return sessions;
+}
+
+function parseLine(line: string): ScriptedSessionState | undefined {
+  if (line.trim() === "") return undefined;
+  try {
+    const raw: unknown = JSON.parse(line);
+    if (typeof raw !== "object" || raw === null || !("id" in raw) || !("contextTokens" in raw))
+      return undefined;
+    const { id, contextTokens } = raw;
+    if (typeof id !== "string" || typeof contextTokens !== "number" || !Number.isFinite(contextTokens))
+      return undefined;
+    return { id, contextTokens };
+  } catch {
+    return undefined;
+  }
 }
 
 export function createSessionStore(file?: string): SessionStore {
@@ -47,13 +66,11 @@ export function createSessionStore(file?: string): SessionStore {
       return state;
     },
     get: (id) => sessions.get(id),
-    save() {
+    save(session) {
       if (file === undefined) return;
-      const data = Object.fromEntries([...sessions].map(([id, state]) => [id, state.contextTokens]));
       mkdirSync(dirname(file), { recursive: true });
-      const temp = `${file}.tmp`;
-      writeFileSync(temp, JSON.stringify(data));
-      renameSync(temp, file);
+      // Start on a fresh line, so an append after a torn one is read whole.
+      appendFileSync(file, `\n${JSON.stringify({ id: session.id, contextTokens: session.contextTokens })}\n`);
     },
   };
 }
