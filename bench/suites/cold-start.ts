@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeHank } from "../cases/hank-fixture.ts";
+import { builtBin } from "../lib/built-bin.ts";
 import { childEnv } from "../lib/child-env.ts";
 import { atMost, type FigureLine, figure, type Target } from "../lib/figure.ts";
 import { type SpawnSpec, timeToExit, timeToStderrLine } from "../lib/spawn-timing.ts";
-import type { Suite, SuiteContext } from "../lib/suite.ts";
+import type { Suite } from "../lib/suite.ts";
 
 const BENCH = "cold-start";
 
@@ -21,7 +20,7 @@ export const coldStart: Suite = {
   name: BENCH,
   title: "Cold start (built CLI)",
   async run(context) {
-    build(context);
+    const main = builtBin(context);
     const hankDir = writeHank(join(context.scratch, "cold-start", "hank"), {
       shape: { kind: "codons", count: 50 },
     });
@@ -41,7 +40,6 @@ export const coldStart: Suite = {
         cwd: join(context.scratch, "cold-start"),
         env: variant.env,
       });
-      const main = join(context.repoRoot, "dist", "cli", "hankweave.js");
       context.log(
         `  node floor, --validate, first codon${variant.label === "" ? "" : " (NODE_EXTRA_CA_CERTS set)"}`,
       );
@@ -80,19 +78,4 @@ async function repeat(times: number, measure: () => Promise<number>): Promise<nu
   const samples: number[] = [];
   for (let i = 0; i < times; i++) samples.push(await measure());
   return samples;
-}
-
-/** `npm run build`; a failing type check still emits, so a present `dist/cli/hankweave.js` is enough. */
-function build(context: SuiteContext): void {
-  context.log("  npm run build");
-  const result = spawnSync("npm", ["run", "build"], {
-    cwd: context.repoRoot,
-    env: childEnv(context.env),
-    encoding: "utf8",
-  });
-  const main = join(context.repoRoot, "dist", "cli", "hankweave.js");
-  if (result.status !== 0) {
-    if (!existsSync(main)) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
-    context.log(`  warning: npm run build exited ${result.status}; measuring the emitted dist/ anyway`);
-  }
 }
