@@ -25,7 +25,7 @@ export interface EventSink {
   /**
    * The run state after every event emitted so far (prior runs included when hydrated). Live: the same
    * object changes as events arrive, while the records in it never change (see `RunStateStore`). Read it
-   * now; to keep it across events, copy it (`reduce` and `structuredClone` both give a detached state).
+   * now; to keep it across events, copy it (`structuredClone`).
    */
   state(): RunState;
   /** The record of one codon execution by runtime id, found through an index. */

@@ -4,8 +4,6 @@
  */
 /** One realistic payload per event type, for tests and docs (a candidate for `src/testing/`). */
 
-export type { RunStateDraft } from "./apply-event.ts";
-export { applyEvent } from "./apply-event.ts";
 export { SAMPLE_DATA, sampleEvent, sampleJournaled } from "./event-samples.ts";
 export type {
   ConnectionEvent,
