@@ -19,5 +19,4 @@ export {
   resolveCommandModel,
 } from "./command-model-id.ts";
 export { PLACEHOLDERS, type Placeholder } from "./expand-args.ts";
-export type { CommandClock } from "./run-agent-process.ts";
 export type { CommandHarnessDeps } from "./run-command-session.ts";

@@ -1,14 +1,8 @@
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import type { HarnessClock } from "../harness-clock.ts";
 import type { ProcessExit } from "./decide-outcome.ts";
-
-/** Time as the command harness sees it; injected so tests drive the kill grace by hand. */
-export interface CommandClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
 
 /** Longest stdout line kept; a longer one is dropped whole (cut JSON cannot be parsed anyway). */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
@@ -24,7 +18,7 @@ export interface AgentProcessOptions {
   /** Written to stdin, which is then closed; without it stdin is closed at once (EOF). */
   readonly stdin?: string;
   readonly signal: AbortSignal;
-  readonly clock: CommandClock;
+  readonly clock: HarnessClock;
   readonly killGraceMs: number;
   readonly onStdoutLine: (line: string) => void;
 }
@@ -103,7 +97,7 @@ interface GroupStopper {
 
 function createGroupStopper(
   pid: number | undefined,
-  clock: CommandClock,
+  clock: HarnessClock,
   graceMs: number,
   giveUp: () => void,
 ): GroupStopper {

@@ -1,17 +1,18 @@
 import { rmSync, writeFileSync } from "node:fs";
 import type { HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";
+import type { HarnessClock } from "../harness-clock.ts";
 import { createClaudeStreamParser } from "./claude-stream-parser.ts";
 import type { NamedCommand, OutputFormat } from "./command-config.ts";
 import { decideOutcome } from "./decide-outcome.ts";
 import { NO_USAGE, type OutputParser, type ParserSink } from "./output-parser.ts";
 import { createPiJsonParser } from "./pi-json-parser.ts";
 import { type Invocation, prepareInvocation } from "./prepare-invocation.ts";
-import { type CommandClock, runAgentProcess } from "./run-agent-process.ts";
+import { runAgentProcess } from "./run-agent-process.ts";
 import { createTextParser } from "./text-parser.ts";
 
 /** What a command harness is built with; the defaults (real clock, random ids, os.tmpdir()) are composed at the edge. */
 export interface CommandHarnessDeps {
-  readonly clock: CommandClock;
+  readonly clock: HarnessClock;
   /** A fresh unique id: generated session ids (`{sessionId}` in args) and prompt file names. */
   newId(): string;
   /** Where `{promptFile}` files are written; each is removed when its session ends. */

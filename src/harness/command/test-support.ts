@@ -2,43 +2,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Harness, HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";
+import { createHandClock as createFakeClock, type HandClock as FakeClock } from "../test-support.ts";
 import type { NamedCommand } from "./command-config.ts";
 import { DEFAULT_KILL_GRACE_MS } from "./command-config.ts";
-import type { CommandClock } from "./run-agent-process.ts";
 import type { CommandHarnessDeps } from "./run-command-session.ts";
 
 /** Shared by the command harness tests: a hand-driven clock, temp dirs, the fake agent, requests. */
 
 export const FAKE_AGENT = join(import.meta.dirname, "fixtures", "fake-agent.mjs");
 
-export interface FakeClock extends CommandClock {
-  advance(ms: number): void;
-}
-
-export function createFakeClock(): FakeClock {
-  let now = 0;
-  let next = 1;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      const handle = next++;
-      timers.set(handle, { at: now + ms, fn });
-      return handle;
-    },
-    clearTimeout(handle) {
-      if (typeof handle === "number") timers.delete(handle);
-    },
-    advance(ms) {
-      now += ms;
-      const due = [...timers.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
-      for (const [handle, timer] of due) {
-        timers.delete(handle);
-        timer.fn();
-      }
-    },
-  };
-}
+export { createFakeClock, type FakeClock };
 
 export function tempDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "hankweave-command-"));

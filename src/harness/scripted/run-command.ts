@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { ScriptedClock } from "./scripted-options.ts";
+import type { HarnessClock } from "../harness-clock.ts";
 
 /** Output kept per command; the rest is dropped with a note, so a chatty command cannot eat memory. */
 export const MAX_OUTPUT_BYTES = 1_000_000;
@@ -10,7 +10,7 @@ export interface CommandOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;
-  readonly clock: ScriptedClock;
+  readonly clock: HarnessClock;
 }
 
 export interface CommandResult {

@@ -1,8 +1,8 @@
-import type { ScriptedClock } from "./scripted-options.ts";
+import type { HarnessClock } from "../harness-clock.ts";
 
 /** Waits `ms` on the injected clock; an abort ends the wait early and clears the timer. Never rejects. */
 export function sleepOnClock(
-  clock: ScriptedClock,
+  clock: HarnessClock,
   ms: number,
   signal: AbortSignal,
 ): Promise<"slept" | "aborted"> {

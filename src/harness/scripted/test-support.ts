@@ -2,42 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Harness, HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";
+import { createHandClock as createFakeClock, type HandClock as FakeClock } from "../test-support.ts";
 import { createScriptedHarness } from "./scripted-harness.ts";
-import type { ScriptedClock } from "./scripted-options.ts";
 
 /** Shared by the scripted agent's tests: a clock driven by hand, counting ids, temp workspaces. */
 
-export interface FakeClock extends ScriptedClock {
-  /** Moves time forward and fires the timers that came due, in order. */
-  advance(ms: number): void;
-  pendingTimers(): number;
-}
-
-export function createFakeClock(): FakeClock {
-  let now = 0;
-  let nextHandle = 1;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      const handle = nextHandle++;
-      timers.set(handle, { at: now + ms, fn });
-      return handle;
-    },
-    clearTimeout(handle) {
-      if (typeof handle === "number") timers.delete(handle);
-    },
-    advance(ms) {
-      now += ms;
-      const due = [...timers.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
-      for (const [handle, timer] of due) {
-        timers.delete(handle);
-        timer.fn();
-      }
-    },
-    pendingTimers: () => timers.size,
-  };
-}
+export { createFakeClock, type FakeClock };
 
 export function createTestHarness(clock: FakeClock = createFakeClock()): {
   harness: Harness;
