@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { HankFile } from "../src/spec/schema/index.ts";
+import { HankFile } from "../src/hank/schema/index.ts";
 
 export const HANK_SCHEMA_ID = "https://unpkg.com/hankweave@latest/schemas/hank.schema.json";
 export const HANK_SCHEMA_FILE = fileURLToPath(new URL("../schemas/hank.schema.json", import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * Writes `src/spec/models/catalog.json`, the model catalog that hank validation resolves model ids
+ * Writes `src/hank/models/catalog.json`, the model catalog that hank validation resolves model ids
  * against, from the `MODELS` export of `@mariozechner/pi-ai` (itself derived from models.dev).
  *
  * pi-ai is not a dependency of hankweave: point `PI_AI_DIR` at an installed copy of the package
@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 
 const PACKAGE = "@mariozechner/pi-ai";
 const ENTRY = "dist/models.generated.js";
-const OUTPUT = resolve(import.meta.dirname, "..", "src", "spec", "models", "catalog.json");
+const OUTPUT = resolve(import.meta.dirname, "..", "src", "hank", "models", "catalog.json");
 
 interface SourceModel {
   readonly id: string;

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { CODON_FIELDS, LOOP_FIELDS, ROOT_FIELDS } from "../src/spec/schema/index.ts";
-import { type ValidationReport, validateHank } from "../src/spec/validate/index.ts";
+import { CODON_FIELDS, LOOP_FIELDS, ROOT_FIELDS } from "../src/hank/schema/index.ts";
+import { type ValidationReport, validateHank } from "../src/hank/validate/index.ts";
 
 /**
  * Random mutations of valid hanks must never make the validator throw, and every report must be

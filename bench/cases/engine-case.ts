@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { EventListener } from "../../src/engine/index.ts";
-import { createEventSink, runHank, systemClock } from "../../src/engine/index.ts";
+import { systemClock } from "../../src/engine/index.ts";
 import { createHarnessRegistry } from "../../src/harness/registry.ts";
 import { createScriptedHarness } from "../../src/harness/scripted/index.ts";
 import { JournalWriter } from "../../src/journal/index.ts";
+import { createRunChannels, openRunSink, runWorkspace } from "../../src/runner/index.ts";
 import { type ExecutionLayout, executionLayout } from "../../src/workspace/execution-layout.ts";
 import { createBoundaryProbe } from "./boundary-probe.ts";
 import { type HankFixture, writeHank } from "./hank-fixture.ts";
@@ -85,9 +86,11 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
   let gitSpawns = 0;
   const probe = createBoundaryProbe(timer, args.rssEvery ?? 0, () => gitSpawns);
   const cancel = new AbortController();
-  const sink = createEventSink({
+  const channels = createRunChannels(randomUUID, () => (writer === null ? undefined : layout.eventsPath));
+  const sink = openRunSink({
     store: timedStore(writer ?? createMemoryStore(), timer),
     listeners: [probe.listener, deadlineListener(args.deadlineMs, cancel)],
+    channels,
   });
   const onGit = (gitArgs: readonly string[]): void => {
     gitSpawns++;
@@ -97,28 +100,28 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
   const snapshots = snapshotCounter(layout.statePath);
   const start = performance.now();
   probe.start(start);
-  const result = await runHank(
-    {
-      hank,
-      hankDir,
-      models,
-      agentRoot: layout.agentRoot,
-      processEnv: process.env,
-      options: { headless: true },
-    },
-    {
-      clock,
-      newId: randomUUID,
-      sink,
-      harnesses: createHarnessRegistry({
-        scripted: () => createScriptedHarness({ clock, newId: randomUUID }),
-      }),
-      signal: cancel.signal,
-      ...(hooks !== undefined && {
-        hooks: timedHooks(hooks, timer, { onStartRun: probe.onStartRun, afterPersist: snapshots.check }),
-      }),
-    },
-  );
+  // The runner's own composition (sink, bus, inbox, engine) over a workspace this case laid out, so the
+  // hooks can be timed one by one.
+  const result = await runWorkspace({
+    hank,
+    hankDir,
+    models,
+    agentRoot: layout.agentRoot,
+    env: process.env,
+    options: { headless: true },
+    clock,
+    newId: randomUUID,
+    sink,
+    harnesses: createHarnessRegistry({
+      scripted: () => createScriptedHarness({ clock, newId: randomUUID }),
+    }),
+    channels,
+    signal: cancel.signal,
+    ...(hooks !== undefined && {
+      hooks: timedHooks(hooks, timer, { onStartRun: probe.onStartRun, afterPersist: snapshots.check }),
+    }),
+  });
+  await channels.events.close();
   const totalMs = performance.now() - start;
   writer?.close();
   return {

@@ -1,7 +1,7 @@
-import { loadHankFile } from "../../src/spec/load.ts";
-import type { ResolvedModel } from "../../src/spec/models/index.ts";
-import type { HankFile } from "../../src/spec/schema/index.ts";
-import { validateHank } from "../../src/spec/validate/index.ts";
+import { loadHankFile } from "../../src/hank/load.ts";
+import type { ResolvedModel } from "../../src/hank/models/index.ts";
+import type { HankFile } from "../../src/hank/schema/index.ts";
+import { validateHank } from "../../src/hank/validate/index.ts";
 
 /** Loads and validates a benchmark hank the way the CLI does; a bench hank that fails is a bug. */
 export function loadFixture(hankDir: string): { hank: HankFile; models: ReadonlyMap<string, ResolvedModel> } {

@@ -1,8 +1,8 @@
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
-import { createWorkspaceHooks } from "../../src/cli/run/workspace-hooks.ts";
 import type { Clock, EngineHooks, EventSink, EventStore } from "../../src/engine/index.ts";
+import type { HankFile } from "../../src/hank/schema/index.ts";
 import type { DataOf, JournaledType } from "../../src/journal/index.ts";
-import type { HankFile } from "../../src/spec/schema/index.ts";
+import { createWorkspaceHooks } from "../../src/runner/workspace-hooks.ts";
 import type { ExecutionLayout } from "../../src/workspace/execution-layout.ts";
 import { createNullCheckpointer } from "./null-checkpointer.ts";
 import type { SplitTimer } from "./split-timer.ts";

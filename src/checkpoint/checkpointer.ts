@@ -1,7 +1,8 @@
 /**
  * The Checkpointer contract: the sealed record of the tracked files at each codon boundary
  * (reference 1.14). The engine talks only to this interface; `git/` is the implementation, and
- * `conformance.ts` is the suite every implementation must pass.
+ * `runCheckpointerConformance` (`hankweave/testing`, src/testing/checkpoint-conformance/) is the suite
+ * every implementation must pass.
  *
  * Model. A checkpointer keeps a line of checkpoints per run (`run/<runId>`), each checkpoint a full
  * snapshot of the *tracked set*: every file ever recorded on that line and not deleted since. A commit

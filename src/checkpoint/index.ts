@@ -1,3 +1,4 @@
+export { compileGlobs, type GlobSet } from "../util/glob-set.ts";
 export {
   CheckpointError,
   type CheckpointErrorCode,
@@ -13,5 +14,10 @@ export type {
   RunStart,
 } from "./checkpointer.ts";
 export { isValidRunId, runBranch } from "./checkpointer.ts";
-export { compileGlobs, type GlobSet } from "./glob-set.ts";
+export {
+  createMemoryCheckpointer,
+  createMemoryCheckpointStore,
+  type MemoryCheckpointerOptions,
+  type MemoryCheckpointStore,
+} from "./memory/index.ts";
 export { isMandatoryExcluded } from "./work-tree-paths.ts";

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, sep } from "node:path";
-import { DATA_SOURCE_DIR } from "../spec/ref-workspace.ts";
+import { DATA_SOURCE_DIR } from "../hank/ref-workspace.ts";
 
 /**
  * Paths inside the checkpoint work tree (agentRoot): `/`-separated, relative, normalized. Pure.

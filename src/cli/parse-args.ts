@@ -1,22 +1,11 @@
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { resolvePositionals } from "../spec/load.ts";
-import { type CliOptions, type PathsFromArgs, type RawOptions, readCliOptions } from "./cli-options.ts";
+import { resolvePositionals } from "../hank/load.ts";
+import { type PathsFromArgs, type RawOptions, readCliOptions } from "./cli-options.ts";
 import { FLAGS } from "./flags.ts";
-import { parseSubcommand, SUBCOMMANDS, type SubcommandCommand } from "./rollback/parse-rollback-args.ts";
+import type { ParsedArgs } from "./parsed-args.ts";
+import { parseSubcommand, SUBCOMMANDS } from "./rollback/parse-rollback-args.ts";
 import { scanArgv } from "./scan-argv.ts";
-
-/** What the command line asks for. Only the commands that exist in this version appear here. */
-export type CliCommand =
-  | { readonly kind: "help" }
-  | { readonly kind: "version" }
-  | { readonly kind: "validate"; readonly options: CliOptions }
-  | { readonly kind: "run"; readonly options: CliOptions }
-  | SubcommandCommand;
-
-export type ParsedArgs =
-  | { readonly ok: true; readonly command: CliCommand; readonly warnings: readonly string[] }
-  | { readonly ok: false; readonly message: string; readonly warnings: readonly string[] };
 
 /**
  * Parses the user's arguments (argv without the node binary and script); paths are resolved against

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type CliIo, runCli } from "./run-cli.ts";
+import type { CliIo } from "./cli-io.ts";
+import { runCli } from "./run-cli.ts";
 
 const fixtureDir = fileURLToPath(new URL("../../test/fixtures/minimal-loop", import.meta.url));
 

@@ -1,27 +1,8 @@
+import type { CliIo } from "./cli-io.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { helpText } from "./help-text.ts";
 import { parseArgs } from "./parse-args.ts";
-import type { RuntimeInfo } from "./render/header.ts";
-import { renderWidth, useColor } from "./render/style.ts";
-
-/** A place to print to, with what the renderers need to know about it. */
-export interface CliOutput {
-  write(text: string): void;
-  readonly isTTY: boolean;
-  /** Terminal width, when the output is a terminal. */
-  readonly columns: number | undefined;
-}
-
-/** Everything the CLI takes from its process, passed in so that it can run inside a test. */
-export interface CliIo {
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdout: CliOutput;
-  readonly stderr: CliOutput;
-  readonly runtime: RuntimeInfo;
-  /** Cancels a running hank (the binary aborts it on SIGINT/SIGTERM). */
-  readonly signal?: AbortSignal;
-}
+import { colorWanted, renderWidth } from "./render/style.ts";
 
 /**
  * The composition root: parses the arguments, runs the command and returns the process exit code.
@@ -52,7 +33,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     case "rollback": {
       const { runRollbackCommand } = await import("./rollback/rollback-command.ts");
       const render = {
-        color: useColor(io.stderr.isTTY, io.env),
+        color: colorWanted(io.stderr.isTTY, io.env),
         width: renderWidth(io.stderr.columns ?? columnsFromEnv(io.env)),
       };
       return runRollbackCommand(
@@ -71,7 +52,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function validate(options: CliOptions, io: CliIo): Promise<number> {
   const { runValidate } = await import("./validate-command.ts");
   const columns = io.stdout.columns ?? columnsFromEnv(io.env);
-  const render = { color: useColor(io.stdout.isTTY, io.env), width: renderWidth(columns) };
+  const render = { color: colorWanted(io.stdout.isTTY, io.env), width: renderWidth(columns) };
   const outcome = runValidate(options, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
   io.stdout.write(outcome.stdout);
   return outcome.exitCode;
@@ -80,7 +61,7 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
 async function run(options: CliOptions, argv: readonly string[], io: CliIo): Promise<number> {
   const { runHankCommand } = await import("./run/run-command.ts");
   const columns = io.stderr.columns ?? columnsFromEnv(io.env);
-  const render = { color: useColor(io.stderr.isTTY, io.env), width: renderWidth(columns) };
+  const render = { color: colorWanted(io.stderr.isTTY, io.env), width: renderWidth(columns) };
   const signal = io.signal ?? new AbortController().signal;
   return runHankCommand(options, { ...io, argv, signal }, render);
 }

@@ -61,10 +61,10 @@ describe("scanArgv", () => {
   });
 
   it("refuses flags whose feature is not available yet, naming the flag", () => {
-    assert.deepEqual(scanArgv(["--port", "8080"]), {
+    assert.deepEqual(scanArgv(["--anthropic-base-url", "http://localhost:1"]), {
       ok: false,
       message:
-        "Flag '--port' is not available yet: it needs the WebSocket server, which this version of hankweave does not have.",
+        "Flag '--anthropic-base-url' is not available yet: it needs the LLM proxy, which this version of hankweave does not have.",
     });
   });
 

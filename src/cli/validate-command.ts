@@ -1,8 +1,8 @@
 import { isAbsolute } from "node:path";
+import type { ValidationIssue } from "../hank/issues.ts";
+import { loadHankFile } from "../hank/load.ts";
+import { budgetTable, validateHank } from "../hank/validate/index.ts";
 import { harnessProblem } from "../harness/availability.ts";
-import type { ValidationIssue } from "../spec/issues.ts";
-import { loadHankFile } from "../spec/load.ts";
-import { budgetTable, validateHank } from "../spec/validate/index.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { displayPath } from "./display-path.ts";
 import type { RuntimeInfo } from "./render/header.ts";

@@ -1,9 +1,10 @@
+import type { Codon, TerminateOn } from "../hank/schema/index.ts";
 import type { LayerEndReasons } from "../harness/end-reason.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
 import type { ActiveCodonStatus, CodonEndReasons, ExitStatus } from "../journal/index.ts";
 import type { PlannedCodon } from "../plan/index.ts";
-import type { Codon, TerminateOn } from "../spec/schema/index.ts";
 import type { BudgetExceeded, CodonLimits } from "./budget/index.ts";
+import type { CodonResult } from "./codon-result.ts";
 import type { EngineDeps, EngineInput } from "./engine-types.ts";
 import type { Transitions } from "./transitions.ts";
 
@@ -18,6 +19,8 @@ interface AttemptFacts {
   readonly changedPaths: readonly string[] | null;
   readonly limits?: CodonLimits;
   readonly budgetExceeded?: BudgetExceeded;
+  /** What the agent produced; absent when the attempt ended before an agent session ran. */
+  readonly result?: CodonResult;
 }
 
 export type AttemptEnd =

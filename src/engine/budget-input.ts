@@ -1,7 +1,7 @@
+import type { Codon, HankFile, Loop } from "../hank/schema/index.ts";
 import type { CodonRecord } from "../journal/index.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import { loopOf } from "../plan/index.ts";
-import type { Codon, HankFile, Loop } from "../spec/schema/index.ts";
 import type { BudgetChild, CodonLimits } from "./budget/index.ts";
 import { resolveCodonBudget } from "./budget/index.ts";
 import type { EngineOptions } from "./engine-types.ts";

@@ -1,6 +1,6 @@
-import type { PromptMetadata } from "../spec/prompt.ts";
-import { applyTemplateVariables, readPromptFiles, stripHtmlComments } from "../spec/prompt.ts";
-import type { Codon, FileRefs, HankFile } from "../spec/schema/index.ts";
+import type { PromptMetadata } from "../hank/prompt.ts";
+import { applyTemplateVariables, readPromptFiles, stripHtmlComments } from "../hank/prompt.ts";
+import type { Codon, FileRefs, HankFile } from "../hank/schema/index.ts";
 
 /** The texts a codon session starts with. Failures to read are values, with the validator's messages. */
 export type BuiltPrompts =

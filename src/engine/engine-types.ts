@@ -1,9 +1,12 @@
+import type { RunOutcome } from "../events/run-outcome.ts";
+import type { ResolvedModel } from "../hank/models/index.ts";
+import type { Codon, HankFile } from "../hank/schema/index.ts";
 import type { HarnessRegistry } from "../harness/harness.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
-import type { ResolvedModel } from "../spec/models/index.ts";
-import type { Codon, HankFile } from "../spec/schema/index.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../util/clock.ts";
 import type { EventSink } from "./event-sink.ts";
+import type { LoopStopPredicate } from "./loop-stop-predicate.ts";
+import type { RunControl } from "./run-control.ts";
 
 /** Run-wide settings that come from the command line or the library caller. */
 export interface EngineOptions {
@@ -31,6 +34,13 @@ export interface EngineInput {
   readonly options: EngineOptions;
   /** The persisted plan of an earlier run of this execution; a new plan is built when absent. */
   readonly plan?: ExecutionPlan;
+  /** Caller-supplied loop stop rules, asked in order after the built-in rules. */
+  readonly stopRules?: readonly LoopStopPredicate[];
+  /**
+   * Config ids of loop codons that resume their own session of the previous iteration (a reviewer
+   * that remembers its remarks) instead of starting fresh; `continue-previous` codons are unaffected.
+   */
+  readonly continueOwnSession?: ReadonlySet<string>;
 }
 
 /** What a workspace hook gets to know about the codon it acts for. */
@@ -74,12 +84,14 @@ export interface EngineDeps {
   /** Cancels the run: the current session is stopped and the run ends `aborted`. */
   readonly signal: AbortSignal;
   readonly hooks?: EngineHooks;
+  /** The run's inbox: pause, resume, skip, redo, start, retry and stop, read at codon boundaries. */
+  readonly control?: RunControl;
 }
 
-/** How a run ended. `aborted` is a delivered cancel; crash recovery writes `interrupted`, never us. */
+/** How a run ended. `aborted` is a delivered cancel or stop; crash recovery writes `interrupted`, never us. */
 export interface RunResult {
   readonly runId: string;
-  readonly status: "completed" | "failed" | "aborted";
+  readonly status: Exclude<RunOutcome, "interrupted">;
   readonly exitCode: 0 | 1;
   readonly message: string;
   readonly plan: ExecutionPlan;

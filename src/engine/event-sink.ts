@@ -51,20 +51,33 @@ export interface EventSinkOptions {
 export function createEventSink(options: EventSinkOptions): EventSink {
   const store = new RunStateStore(options.initialState);
   const listeners = options.listeners ?? [];
-  const take = (event: JournaledEvent): void => {
-    store.apply(event);
-    for (const listener of listeners) listener(event, store.state);
+  // Events appended while listeners are being called (a listener that sends a run command, which is
+  // journaled at once) wait here, so state and listeners always see events in journal order.
+  const backlog: JournaledEvent[] = [];
+  let taking = false;
+  const take = (events: readonly JournaledEvent[]): void => {
+    backlog.push(...events);
+    if (taking) return;
+    taking = true;
+    try {
+      for (let event = backlog.shift(); event !== undefined; event = backlog.shift()) {
+        store.apply(event);
+        for (const listener of listeners) listener(event, store.state);
+      }
+    } finally {
+      taking = false;
+    }
   };
   return {
     emit(type, data) {
       const event = options.store.append({ type, data });
-      take(event as JournaledEvent);
+      take([event as JournaledEvent]);
       return event;
     },
     emitAll(drafts) {
       const { store } = options;
       const events = store.appendAll ? store.appendAll(drafts) : drafts.map((draft) => store.append(draft));
-      for (const event of events) take(event as JournaledEvent);
+      take(events as JournaledEvent[]);
     },
     state: () => store.state,
     codon: (id) => store.codon(id),

@@ -1,18 +1,26 @@
-import type { FailureReason } from "../harness/failure-reason.ts";
-import type { DataOf } from "../journal/index.ts";
-import type { CodonFinish, ExecutionPlan, PlannedCodon } from "../plan/index.ts";
-import type { Codon, TerminateOn } from "../spec/schema/index.ts";
-import type { AttemptEnd, ResumeTarget } from "./attempt-types.ts";
-import type { BudgetExceeded, CodonLimits } from "./budget/index.ts";
+import type { ResolvedModel } from "../hank/models/index.ts";
+import type { Codon, TerminateOn } from "../hank/schema/index.ts";
+import type { Harness } from "../harness/harness.ts";
+import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
+import { sleep } from "../util/clock.ts";
+import { withCodonEnv } from "../workspace/agent-env.ts";
+import type { AttemptContext, AttemptEnd, ResumeTarget } from "./attempt-types.ts";
+import { startMeter } from "./budget/index.ts";
 import { resolveLimits } from "./budget-input.ts";
-import { scopeOfLimit } from "./budget-scope.ts";
-import { sleep } from "./clock.ts";
+import { buildPrompts } from "./build-prompts.ts";
+import { cancelledBeforeSession, classifyAttemptEnd, failedBeforeSession } from "./classify-attempt-end.ts";
+import type { CodonOutcome } from "./codon-outcome.ts";
+import { type AfterAttempt, decideAfterAttempt } from "./decide-after-attempt.ts";
 import type { EngineDeps, EngineInput } from "./engine-types.ts";
-import type { EventDraftOf } from "./event-sink.ts";
-import { type FailureAction, resolveFailureAction } from "./failure-policy.ts";
-import { runAttempt } from "./run-attempt.ts";
+import { idleTimeoutMs } from "./idle-timeout.ts";
+import { runSessions, type SessionsInput } from "./run-sessions.ts";
+import { sessionModelOf } from "./session-model.ts";
 import type { Transitions } from "./transitions.ts";
 
+export type { CodonOutcome } from "./codon-outcome.ts";
+export type { CodonResult, CodonUsage } from "./codon-result.ts";
+
+/** One planned codon to run, with everything the run driver knows about it. */
 export interface CodonExecution {
   readonly entry: PlannedCodon;
   readonly codon: Codon;
@@ -27,31 +35,29 @@ export interface CodonExecution {
   readonly transitions: Transitions;
 }
 
-/** How a codon ended, for the plan; `runFailure` says why the run cannot go on. */
-export interface CodonOutcome {
-  readonly finish: CodonFinish;
-  /**
-   * The codon's final `codon.completed` (and its narration), not yet emitted: the driver emits them in
-   * one journal write with the loop decision they cause, so a crash never separates the two.
-   */
-  readonly pending: readonly EventDraftOf[];
-  /** The limits the last attempt ran under and what tripped, for the budget summary. */
-  readonly limits?: CodonLimits;
-  readonly exceeded?: BudgetExceeded;
-  readonly runFailure?: string;
-  readonly cancelled?: boolean;
-  readonly sessionExhausted?: boolean;
-}
-
 /**
- * Runs a planned codon to its end: attempts, the failure policy between them, workspace hooks, and one
- * `codon.completed` per attempt. Attempt numbers continue from the journal, so a restart does not reset
- * a codon's retry count.
+ * Runs a planned codon to its end. Every attempt takes the same steps, in this order:
+ *
+ * 1. resolve limits:   the budget the attempt runs under (`resolveLimits`)
+ * 2. prepare:          the `prepareCodon` hook runs the rig setup             (status `preparing`)
+ * 3. build prompts:    prompts, model, harness, env, idle timeout, resume     (status `starting`)
+ * 4. run sessions:     the agent session and its exhaustWithPrompt extensions (`initializing`, `running`);
+ *                      `runSessions` -> `runSession` streams the agent's events into the journal as they
+ *                      come (`codon.started`, `assistant.action`, `token.usage`, `file.updated`...) and
+ *                      stops the session on a budget, an idle timeout or a cancel
+ * 5. classify the end: how the attempt ended, as a value (`classifyAttemptEnd`, pure)
+ * 6. finish hook:      the `finishCodon` hook: checkpoint, outputs, archive
+ * 7. failure policy:   finish the codon, or retry it after a delay (`decideAfterAttempt`, pure)
+ *
+ * Each attempt ends with one `codon.completed`: a retried attempt's is journaled before the wait; the
+ * last one is returned in `pending` for the driver to journal with the loop decision it causes. Attempt
+ * numbers continue from the journal, so a restart does not reset a codon's retry count.
  */
 export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> {
   const { deps, entry } = exec;
   let attempt = (deps.sink.codon(entry.runtimeId)?.attempts ?? 0) + 1;
   while (true) {
+    // 1. resolve limits
     const limits = resolveLimits(
       exec.input.hank,
       exec.plan,
@@ -60,65 +66,111 @@ export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> 
       deps.sink,
       exec.input.options,
     );
+    // 2-5. prepare, build prompts, run sessions, classify the end
     const end = await runAttempt({ ...exec, attempt, limits });
+    // 6. finish hook
     const hookProblem = await finishHook(exec, end, attempt);
-    if (end.kind === "cancelled") {
-      const pending = [
-        completed(exec, end, attempt, { type: "unknown", retriable: true, message: "Run cancelled" }),
-      ];
-      return { finish: { kind: "failed" }, cancelled: true, pending };
-    }
-    if (hookProblem !== undefined) {
-      const reason: FailureReason = { type: "unknown", retriable: false, message: hookProblem };
-      const pending = [completed(exec, failedByHook(end, reason), attempt, reason)];
-      return { finish: { kind: "failed" }, runFailure: hookProblem, pending };
-    }
-    if (end.kind === "success") return withBudget(succeed(exec, end, attempt), end);
-    const action = resolveFailureAction({
-      onFailure: exec.codon.onFailure,
-      reason: end.reason,
+    // 7. failure policy: finish, or retry
+    const next = decideAfterAttempt({
+      runtimeId: entry.runtimeId,
       attempt,
-      retryConfig: exec.codon.retryConfig,
+      end,
+      hookProblem,
+      codon: exec.codon,
+      terminateOn: exec.terminateOn,
       headless: exec.input.options.headless,
     });
-    if (action.kind !== "retry") return withBudget(failFor(exec, end, attempt, action), end);
-    deps.sink.emitAll([completed(exec, end, attempt, end.reason)]);
-    deps.sink.emit("info", {
-      message: `Retrying codon ${entry.runtimeId} (attempt ${action.nextAttempt} of ${action.maxAttempts}) in ${action.delayMs}ms: ${end.reason.message}`,
-    });
-    try {
-      await sleep(deps.clock, action.delayMs, deps.signal);
-    } catch {
-      return { finish: { kind: "failed" }, cancelled: true, pending: [] };
+    if (next.kind === "finish") {
+      if (next.completing) exec.transitions.codon(entry.runtimeId, "completing-sentinels");
+      return next.outcome;
     }
-    attempt = action.nextAttempt;
+    if (!(await waitToRetry(exec, next))) return { finish: { kind: "failed" }, cancelled: true, pending: [] };
+    attempt = next.nextAttempt;
+  }
+}
+
+/** Steps 2 to 5: one attempt, from rig setup to how it ended. Every way it can end is a value. */
+async function runAttempt(ctx: AttemptContext): Promise<AttemptEnd> {
+  const { entry, deps, transitions, limits } = ctx;
+  const startMs = deps.clock.now();
+  const elapsed = (): number => deps.clock.now() - startMs;
+
+  // 2. prepare
+  transitions.codon(entry.runtimeId, "preparing", { attempt: ctx.attempt });
+  const prepareProblem = await prepare(ctx);
+  if (prepareProblem !== undefined)
+    return failedBeforeSession("preparing", prepareProblem, elapsed(), limits);
+  if (deps.signal.aborted) return cancelledBeforeSession(elapsed(), limits);
+
+  // 3. build prompts
+  transitions.codon(entry.runtimeId, "starting");
+  const start = sessionStart(ctx);
+  if (!start.ok) return failedBeforeSession("starting", start.message, elapsed(), limits);
+
+  // 4. run sessions
+  transitions.codon(entry.runtimeId, "initializing");
+  const sessions = await runSessions({ ...start.value, ctx, meter: startMeter(limits), startMs });
+  // 5. classify the end
+  return classifyAttemptEnd({ sessions, limits, terminateOn: ctx.terminateOn, durationMs: elapsed() });
+}
+
+/** Step 2: rig setup through the workspace hook; a problem is the attempt's (permanent) failure. */
+async function prepare(ctx: AttemptContext): Promise<string | undefined> {
+  const hook = ctx.deps.hooks?.prepareCodon;
+  if (hook === undefined || (ctx.codon.rigSetup?.length ?? 0) === 0) return undefined;
+  const prepared = await hook(ctx, ctx.deps.signal);
+  return prepared.ok ? undefined : prepared.message;
+}
+
+type SessionStart = Omit<SessionsInput, "ctx" | "meter" | "startMs">;
+
+/**
+ * Step 3: what the agent session starts from. Prompt files are read now, so the attempt uses them as
+ * they are. Any problem here is permanent: a retry would meet the same configuration.
+ */
+function sessionStart(
+  ctx: AttemptContext,
+): { ok: true; value: SessionStart } | { ok: false; message: string } {
+  const { input, codon } = ctx;
+  const prompts = buildPrompts(input.hank, codon, input.hankDir, input.agentRoot);
+  if (!prompts.ok) return prompts;
+  const model = input.models.get(codon.model);
+  if (model === undefined) return { ok: false, message: `Model '${codon.model}' was not resolved` };
+  const harness = pickHarness(ctx, model);
+  if (!harness.ok) return harness;
+  if (ctx.resume !== undefined && "problem" in ctx.resume) return { ok: false, message: ctx.resume.problem };
+  const value: SessionStart = {
+    harness: harness.value,
+    model,
+    prompt: prompts.prompt,
+    ...(prompts.systemPrompt !== undefined && { systemPrompt: prompts.systemPrompt }),
+    ...(prompts.metadata !== undefined && { promptMetadata: prompts.metadata }),
+    env: withCodonEnv(ctx.agentEnv, codon.env),
+    idleTimeoutMs: idleTimeoutMs({
+      codon: codon.shimIdleTimeout,
+      hank: input.hank.overrides?.shimIdleTimeout,
+      cli: input.options.idleTimeoutSeconds,
+      harnessDefault: harness.value.defaultIdleTimeoutSeconds,
+    }),
+  };
+  return { ok: true, value };
+}
+
+function pickHarness(
+  ctx: AttemptContext,
+  model: ResolvedModel,
+): { ok: true; value: Harness } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: ctx.deps.harnesses.forModel(sessionModelOf(model)) };
+  } catch (cause) {
+    return { ok: false, message: cause instanceof Error ? cause.message : String(cause) };
   }
 }
 
 /**
- * An attempt whose finish hook failed (checkpoint, outputs, archive) is a failed attempt even when the
- * agent succeeded: its `codon.completed` must not say `success`, or a resumed run would skip the codon.
+ * Step 6: the workspace's finish hook (checkpoint; outputs and archive on success). Not run for a
+ * cancelled attempt: the run is stopping. Returns why it failed, if it did.
  */
-function failedByHook(end: AttemptEnd, reason: FailureReason): AttemptEnd {
-  if (end.kind !== "success") return end;
-  const { contextExceeded: _, ...facts } = end;
-  return {
-    ...facts,
-    kind: "failure",
-    reason,
-    failedDuring: "running",
-    endReasons: { ...end.endReasons, codon: "error" },
-  };
-}
-
-function withBudget(outcome: CodonOutcome, end: AttemptEnd): CodonOutcome {
-  return {
-    ...outcome,
-    ...(end.limits !== undefined && { limits: end.limits }),
-    ...(end.budgetExceeded !== undefined && { exceeded: end.budgetExceeded }),
-  };
-}
-
 async function finishHook(
   exec: CodonExecution,
   end: AttemptEnd,
@@ -137,78 +189,18 @@ async function finishHook(
   return result.ok ? undefined : result.message;
 }
 
-function succeed(
+/** Step 7's retry: journal the failed attempt and the notice, then wait; false when the run was cancelled. */
+async function waitToRetry(
   exec: CodonExecution,
-  end: Extract<AttemptEnd, { kind: "success" }>,
-  attempt: number,
-): CodonOutcome {
-  exec.transitions.codon(exec.entry.runtimeId, "completing-sentinels");
-  const done = completed(exec, end, attempt, undefined);
-  if (end.contextExceeded && exec.terminateOn?.type === "contextExceeded") {
-    const info: EventDraftOf = {
-      type: "info",
-      data: { message: `Codon ${exec.entry.runtimeId} completed successfully due to context exceeded` },
-    };
-    return { finish: { kind: "context-exceeded" }, sessionExhausted: true, pending: [done, info] };
+  retry: Extract<AfterAttempt, { kind: "retry" }>,
+): Promise<boolean> {
+  const { sink, clock, signal } = exec.deps;
+  sink.emitAll([retry.completed]);
+  sink.emit("info", { message: retry.notice });
+  try {
+    await sleep(clock, retry.delayMs, signal);
+    return true;
+  } catch {
+    return false;
   }
-  if (end.budgetExceeded !== undefined) {
-    const limit = end.limits?.[end.budgetExceeded.currency];
-    return { finish: { kind: "budget-exceeded", scope: scopeOfLimit(limit?.source) }, pending: [done] };
-  }
-  return { finish: { kind: "completed" }, sessionExhausted: end.contextExceeded, pending: [done] };
-}
-
-function failFor(
-  exec: CodonExecution,
-  end: Extract<AttemptEnd, { kind: "failure" }>,
-  attempt: number,
-  action: Exclude<FailureAction, { kind: "retry" }>,
-): CodonOutcome {
-  if (action.kind === "ignore") {
-    return { finish: { kind: "failed-ignored" }, pending: [completed(exec, end, attempt, end.reason, true)] };
-  }
-  const pending = [completed(exec, end, attempt, end.reason)];
-  const why =
-    action.kind === "stay-active"
-      ? "no client is attached to retry it"
-      : action.cause === "headless-abort"
-        ? "retriable, but onFailure is 'abort' and --headless has no client to retry it"
-        : action.cause === "retries-exhausted"
-          ? "retries exhausted"
-          : "permanent failure";
-  return {
-    finish: { kind: "failed" },
-    runFailure: `Codon ${exec.entry.runtimeId} failed (${why}): ${end.reason.message}`,
-    pending,
-  };
-}
-
-function completed(
-  exec: CodonExecution,
-  end: AttemptEnd,
-  attempt: number,
-  reason: FailureReason | undefined,
-  ignored = false,
-): EventDraftOf {
-  const success = end.kind === "success";
-  const data: DataOf<"codon.completed"> = {
-    codonId: exec.entry.runtimeId,
-    success,
-    cost: end.costUsd,
-    duration: end.durationMs,
-    exitStatus: end.exitStatus,
-    ...(reason !== undefined && { failureReason: reason }),
-    ...(ignored && { failureIgnored: true }),
-    ...(end.budgetExceeded !== undefined && {
-      budgetExceeded: {
-        currency: end.budgetExceeded.currency,
-        limit: end.budgetExceeded.limit,
-        used: end.budgetExceeded.used,
-      },
-    }),
-    endReasons: end.endReasons,
-    attempt,
-    ...(end.kind !== "success" && { failedDuring: end.failedDuring }),
-  };
-  return { type: "codon.completed", data };
 }

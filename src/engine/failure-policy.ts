@@ -1,5 +1,5 @@
+import type { OnFailure, RetryConfig } from "../hank/schema/index.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
-import type { OnFailure, RetryConfig } from "../spec/schema/index.ts";
 import type { BudgetExceeded } from "./budget/types.ts";
 import { backoffDelayMs } from "./retry-backoff.ts";
 

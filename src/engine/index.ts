@@ -2,8 +2,10 @@
  * The engine: drives a validated hank to its end with injected harnesses, clock, journal and workspace
  * hooks. Decisions are pure functions (plan, budget, failure policy); this folder performs them.
  */
-export type { Clock, TimerHandle } from "./clock.ts";
-export { sleep, systemClock } from "./clock.ts";
+export type { Clock, TimerHandle } from "../util/clock.ts";
+export { sleep, systemClock } from "../util/clock.ts";
+export type { CodonResult, CodonUsage } from "./codon-result.ts";
+export { RESULT_TEXT_LIMIT } from "./codon-result.ts";
 export type {
   CodonContext,
   EngineDeps,
@@ -15,6 +17,13 @@ export type {
 } from "./engine-types.ts";
 export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event-sink.ts";
 export { createEventSink } from "./event-sink.ts";
+export type {
+  LoopStopContext,
+  LoopStopPredicate,
+  LoopStopVerdict,
+} from "./loop-stop-predicate.ts";
 export * from "./rollback/index.ts";
+export type { InboxCommand, RunCommand } from "./run-control.ts";
+export { RunControl } from "./run-control.ts";
 export { runHank } from "./run-hank.ts";
 export { sessionModelOf } from "./session-model.ts";

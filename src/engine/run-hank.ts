@@ -1,51 +1,57 @@
 import { setImmediate } from "node:timers/promises";
-import type { CodonRecord, RunState } from "../journal/index.ts";
-import type { AfterCodonDecision, ExecutionPlan, PlannedCodon } from "../plan/index.ts";
+import { finishedCodonIds } from "../journal/index.ts";
+import type { AfterCodonDecision, ExecutionPlan, LoopStop, PlannedCodon } from "../plan/index.ts";
 import {
   applyDecision,
   buildPlan,
   decideAfterCodon,
-  findPrevious,
+  firstLoopStop,
+  LOOP_STOP_RULES,
   nextCodon,
   resolveCodon,
   terminateOnOf,
 } from "../plan/index.ts";
 import { runAgentEnv } from "../workspace/agent-env.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
-import type { CodonBudgetRecord } from "./budget/index.ts";
-import { budgetSummary, effectiveCeiling } from "./budget/index.ts";
+import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
-import type { EventDraftOf } from "./event-sink.ts";
-import { type CodonOutcome, executeCodon } from "./execute-codon.ts";
-import { iterationStats } from "./loop-iteration-stats.ts";
+import { executeCodon } from "./execute-codon.ts";
+import { loopReportEvents } from "./loop-report.ts";
+import { firstCallerStop, loopStopContext } from "./loop-stop-predicate.ts";
+import { type BudgetOutcome, budgetOutcome, emitBudgetSummary } from "./run-budget-summary.ts";
+import { type BoundaryDirective, RunInbox } from "./run-inbox.ts";
+import { ownPreviousSession, previousSession } from "./session-resume.ts";
 import { Transitions } from "./transitions.ts";
 
-/** Codons an earlier run already finished: completed, skipped, or failed and ignored. */
-function finishedIn(state: RunState): Set<string> {
-  const done = (r: CodonRecord): boolean =>
-    r.status === "completed" || r.status === "skipped" || (r.status === "failed" && r.failureIgnored);
-  return new Set(state.codons.filter(done).map((r) => r.id));
+/** How the run ends, once the driver knows. */
+interface Ending {
+  readonly status: RunResult["status"];
+  readonly message: string;
 }
 
 /**
- * Drives a hank to its end: picks the next planned codon, runs it, asks the plan what follows, and
- * records every decision in the journal. The runtime, never the agent, decides when the run stops.
+ * Drives a hank to its end: at each codon boundary it reads the run's inbox (pause, skip, redo...),
+ * picks the next planned codon, runs it, asks the plan what follows, and records every decision in
+ * the journal. The runtime, never the agent, decides when the run stops.
  */
 export async function runHank(input: EngineInput, deps: EngineDeps): Promise<RunResult> {
-  const driver = new RunDriver(input, deps);
-  return driver.run();
+  return new RunDriver(input, deps).run();
 }
 
 class RunDriver {
   readonly runId: string;
   readonly transitions: Transitions;
   plan: ExecutionPlan;
+  /** Planned codons that are done (completed, skipped, failed and ignored). */
   readonly finished: Set<string>;
+  /** Planned codons whose plan-changing decision (next iteration, loop end) the plan already holds. */
+  readonly decided: Set<string>;
   readonly exhaustedSessions = new Set<string>();
-  /** What each codon ran under, for the budget summary; only the two fields it reads, kept small. */
   readonly budgets = new Map<string, BudgetOutcome>();
   readonly agentEnv: Readonly<Record<string, string>>;
+  readonly inbox: RunInbox | undefined;
   private cursor = 0;
+  private lastRun: PlannedCodon | undefined;
 
   constructor(
     private readonly input: EngineInput,
@@ -55,8 +61,12 @@ class RunDriver {
     const state = deps.sink.state();
     this.transitions = new Transitions(deps.sink, this.runId, state.totals.cost);
     this.plan = input.plan ?? buildPlan(input.hank);
-    this.finished = finishedIn(state);
+    // Without a plan the run starts fresh from the first codon (a Loop's next generation on a finished
+    // execution): what earlier runs finished does not count for it.
+    this.finished = input.plan === undefined ? new Set() : finishedCodonIds(state);
+    this.decided = new Set(this.finished);
     this.agentEnv = Object.freeze(runAgentEnv(input.processEnv));
+    this.inbox = deps.control && new RunInbox(deps.control, deps.sink, deps.signal);
   }
 
   async run(): Promise<RunResult> {
@@ -65,54 +75,56 @@ class RunDriver {
     });
     const started = (await this.deps.hooks?.startRun?.(this.runId)) ?? { ok: true };
     const ending = started.ok ? await this.loop() : { status: "failed" as const, message: started.message };
-    this.emitBudgetSummary();
+    emitBudgetSummary(this.input, this.deps.sink, this.plan, this.budgets);
     return this.end(ending);
   }
 
-  private async loop(): Promise<{ status: RunResult["status"]; message: string }> {
+  /** One codon boundary after another until the plan is done or something ends the run. */
+  private async loop(): Promise<Ending> {
     while (true) {
       // A codon can run start to end in microtasks (the scripted agent, a journal without async I/O);
       // yielding to the event loop at each boundary lets timers, signals and I/O callbacks in between.
       await setImmediate();
-      const entry = this.nextEntry();
-      if (entry === undefined) return { status: "completed", message: "All codons completed" };
       if (this.deps.signal.aborted) return { status: "aborted", message: "Run cancelled" };
-      const codon = resolveCodon(this.input.hank, entry);
-      if (codon === undefined) {
-        return {
-          status: "failed",
-          message: `The hank no longer has codon "${entry.configId}" of the saved plan`,
-        };
+      const directive = await this.readInbox();
+      if (this.deps.signal.aborted) return { status: "aborted", message: "Run cancelled" };
+      const ending = await this.follow(directive);
+      if (ending !== undefined) return ending;
+    }
+  }
+
+  private readInbox(): Promise<BoundaryDirective> {
+    if (this.inbox === undefined) return Promise.resolve({ kind: "next" });
+    return this.inbox.atBoundary({
+      plan: this.plan,
+      next: this.nextEntry(),
+      lastRun: this.lastRun,
+      isFinished: (id) => this.finished.has(id),
+    });
+  }
+
+  /** Performs what the boundary decided; returns how the run ends when it does. */
+  private async follow(directive: BoundaryDirective): Promise<Ending | undefined> {
+    switch (directive.kind) {
+      case "stop":
+        return { status: "aborted", message: directive.message };
+      case "skip":
+        return this.skip(directive.entry);
+      case "run":
+        this.reopen(directive.entry);
+        return this.runEntry(directive.entry);
+      case "next": {
+        const entry = this.nextEntry();
+        if (entry === undefined) return { status: "completed", message: "All codons completed" };
+        return this.runEntry(entry);
       }
-      const terminateOn = terminateOnOf(this.input.hank, entry);
-      const outcome = await executeCodon({
-        entry,
-        codon,
-        ...(terminateOn !== undefined && { terminateOn }),
-        plan: this.plan,
-        runId: this.runId,
-        ...(codon.continuationMode === "continue-previous" && { resume: this.resumeFor(entry) }),
-        input: this.input,
-        agentEnv: this.agentEnv,
-        deps: this.deps,
-        transitions: this.transitions,
-      });
-      this.budgets.set(entry.runtimeId, budgetOutcome(outcome));
-      if (outcome.cancelled) {
-        this.deps.sink.emitAll(outcome.pending);
-        return { status: "aborted", message: "Run cancelled" };
-      }
-      this.noteExhaustion(entry, outcome);
-      const stop = await this.afterCodon(entry, outcome);
-      this.deps.hooks?.persist?.(this.plan);
-      if (stop !== undefined) return stop;
     }
   }
 
   /**
    * The first unfinished planned codon. Entries before the cursor stay finished (decisions only splice
    * or drop entries after the current one), so the scan resumes there: constant work per codon however
-   * long a loop runs.
+   * long a loop runs. A redo or start that reopens an earlier entry moves the cursor back to it.
    */
   private nextEntry(): PlannedCodon | undefined {
     const { entries } = this.plan;
@@ -122,91 +134,165 @@ class RunDriver {
     return entries[index] ?? nextCodon(this.plan, this.finished);
   }
 
+  /** Makes a planned codon unfinished again (redo, start), so it runs and the cursor can find it. */
+  private reopen(entry: PlannedCodon): void {
+    this.finished.delete(entry.runtimeId);
+    const index = this.plan.entries.findIndex((candidate) => candidate.runtimeId === entry.runtimeId);
+    if (index >= 0 && index < this.cursor) this.cursor = index;
+  }
+
+  /** Runs one planned codon, parks on a retriable failure when a client can answer, then decides. */
+  private async runEntry(entry: PlannedCodon): Promise<Ending | undefined> {
+    const codon = resolveCodon(this.input.hank, entry);
+    if (codon === undefined) {
+      return {
+        status: "failed",
+        message: `The hank no longer has codon "${entry.configId}" of the saved plan`,
+      };
+    }
+    const terminateOn = terminateOnOf(this.input.hank, entry);
+    const resume = this.resumeFor(entry, codon.continuationMode);
+    const outcome = await executeCodon({
+      entry,
+      codon,
+      ...(terminateOn !== undefined && { terminateOn }),
+      plan: this.plan,
+      runId: this.runId,
+      ...(resume !== undefined && { resume }),
+      input: this.input,
+      agentEnv: this.agentEnv,
+      deps: this.deps,
+      transitions: this.transitions,
+    });
+    this.budgets.set(entry.runtimeId, budgetOutcome(outcome));
+    this.lastRun = entry;
+    if (outcome.cancelled) {
+      this.deps.sink.emitAll(outcome.pending);
+      return { status: "aborted", message: "Run cancelled" };
+    }
+    this.noteExhaustion(entry, outcome);
+    if (outcome.parkable === true && this.inbox !== undefined) return this.park(entry, outcome);
+    return this.finish(entry, outcome);
+  }
+
+  /**
+   * A retriable failure under `onFailure: abort`: its record is journaled and the run waits for a
+   * client's answer. Without one (nobody attached) the failure ends the run as a headless run does.
+   */
+  private async park(entry: PlannedCodon, outcome: CodonOutcome): Promise<Ending | undefined> {
+    this.deps.sink.emitAll(outcome.pending);
+    const answer = await this.inbox?.parkOnFailure(entry, `Codon ${entry.runtimeId} failed`);
+    switch (answer?.kind) {
+      case "retry":
+        return undefined;
+      case "skip":
+        return this.skip(entry);
+      case "stop":
+        return this.finish(entry, { ...outcome, pending: [] }, answer.message);
+      default:
+        return this.finish(entry, { ...outcome, pending: [] });
+    }
+  }
+
+  /** A skipped codon counts as done: its loop carries on and its decision is applied as for any end. */
+  private skip(entry: PlannedCodon): Promise<Ending | undefined> {
+    this.transitions.codon(entry.runtimeId, "skipped");
+    this.lastRun = entry;
+    return this.finish(entry, { finish: { kind: "skipped" }, pending: [] });
+  }
+
+  /** Decides what follows a finished codon, journals it with the codon's record, and persists. */
+  private async finish(
+    entry: PlannedCodon,
+    outcome: CodonOutcome,
+    stopMessage?: string,
+  ): Promise<Ending | undefined> {
+    const callerStop = await this.askCallerRules(entry, outcome);
+    if (callerStop !== undefined && "failed" in callerStop) {
+      this.deps.sink.emitAll(outcome.pending);
+      return { status: "failed", message: callerStop.failed };
+    }
+    const ending = await this.afterCodon(entry, outcome, callerStop);
+    this.deps.hooks?.persist?.(this.plan);
+    return stopMessage === undefined ? ending : { status: "aborted", message: stopMessage };
+  }
+
+  /** The caller's stop rules, for a loop codon whose iteration carries on; a throwing rule fails the run. */
+  private async askCallerRules(
+    entry: PlannedCodon,
+    outcome: CodonOutcome,
+  ): Promise<LoopStop | { readonly failed: string } | undefined> {
+    const rules = this.input.stopRules ?? [];
+    const context = loopStopContext(entry, outcome.finish, outcome.result, this.deps.signal);
+    if (rules.length === 0 || context === undefined || this.decided.has(entry.runtimeId)) return undefined;
+    if (!carriesOnAfter(outcome) || this.builtInStop(entry, outcome) !== undefined) return undefined;
+    try {
+      const verdict = await firstCallerStop(rules, context);
+      return verdict && { cause: "rule", ruleCause: verdict.cause, dropRemaining: true };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { failed: `A stop rule failed after codon ${entry.runtimeId}: ${reason}` };
+    }
+  }
+
+  /** The built-in rules' verdict for a loop codon; they keep precedence over the caller's. */
+  private builtInStop(entry: PlannedCodon, outcome: CodonOutcome): LoopStop | undefined {
+    const terminateOn = terminateOnOf(this.input.hank, entry);
+    if (entry.loop === undefined || terminateOn === undefined) return undefined;
+    return firstLoopStop(LOOP_STOP_RULES, { placement: entry.loop, finish: outcome.finish, terminateOn });
+  }
+
   /** Applies the plan's decision and reports loop iterations; returns how the run ends, if it does. */
   private async afterCodon(
     entry: PlannedCodon,
     outcome: CodonOutcome,
-  ): Promise<{ status: RunResult["status"]; message: string } | undefined> {
+    callerStop: LoopStop | undefined,
+  ): Promise<Ending | undefined> {
+    const { sink } = this.deps;
     const terminateOn = terminateOnOf(this.input.hank, entry);
-    const decision = decideAfterCodon({ entry, finish: outcome.finish, terminateOn });
+    const rules = callerStop === undefined ? LOOP_STOP_RULES : [...LOOP_STOP_RULES, () => callerStop];
+    const decision = decideAfterCodon({ entry, finish: outcome.finish, terminateOn }, rules);
     if (outcome.finish.kind !== "failed") this.finished.add(entry.runtimeId);
     if (decision.kind === "codon-fails") {
-      this.deps.sink.emitAll(outcome.pending);
+      sink.emitAll(outcome.pending);
       return { status: "failed", message: decision.message };
     }
-    this.plan = applyDecision(this.plan, decision);
-    this.deps.sink.emitAll([...outcome.pending, ...this.loopEvents(decision, outcome)]);
-    if (decision.kind === "loop-ends" && decision.runContinues) {
-      const hook = this.deps.hooks?.finishLoop;
-      const done = hook
-        ? await hook({ loopId: decision.loopId, iteration: decision.iteration, runId: this.runId })
-        : undefined;
-      if (done !== undefined && !done.ok) return { status: "failed", message: done.message };
+    const fresh = !this.decided.has(entry.runtimeId);
+    if (fresh) this.plan = applyDecision(this.plan, decision);
+    if (fresh && (decision.kind === "next-iteration" || decision.kind === "loop-ends")) {
+      this.decided.add(entry.runtimeId);
     }
-    const failed = outcome.runFailure ?? `Codon ${entry.runtimeId} failed`;
-    if (decision.kind === "halt") return { status: "failed", message: failed };
-    if (decision.kind === "loop-ends" && !decision.runContinues) return { status: "failed", message: failed };
-    if (outcome.finish.kind === "failed") return { status: "failed", message: failed };
-    return undefined;
+    sink.emitAll([
+      ...outcome.pending,
+      ...(fresh ? loopReportEvents(this.plan, sink, decision, outcome) : []),
+    ]);
+    if (fresh && decision.kind === "loop-ends" && decision.runContinues) {
+      const problem = await this.finishLoop(decision);
+      if (problem !== undefined) return { status: "failed", message: problem };
+    }
+    return runEndingAfter(decision, outcome, entry);
   }
 
-  /** The loop's iteration report for a decision that ends an iteration; the codon is counted as done. */
-  private loopEvents(decision: AfterCodonDecision, outcome: CodonOutcome): EventDraftOf[] {
-    if (decision.kind !== "next-iteration" && decision.kind !== "loop-ends") return [];
-    const finalRecord = outcome.pending.find((draft) => draft.type === "codon.completed");
-    const last = finalRecord?.type === "codon.completed" ? finalRecord.data : undefined;
-    const stats = iterationStats(
-      this.plan,
-      (id) => this.deps.sink.codon(id),
-      decision.loopId,
-      decision.iteration,
-      last,
-    );
-    const events: EventDraftOf[] = [
-      {
-        type: "loop.iteration.completed",
-        data: {
-          loopId: decision.loopId,
-          iteration: decision.iteration,
-          durationMs: stats.durationMs,
-          costUsd: stats.costUsd,
-          tokensUsed: stats.tokensUsed,
-          isFinal: decision.kind === "loop-ends",
-          ...(decision.kind === "loop-ends" &&
-            decision.terminationReason !== undefined && { terminationReason: decision.terminationReason }),
-        },
-      },
-    ];
-    if (decision.kind === "loop-ends" && decision.cause === "budget") {
-      events.push({
-        type: "info",
-        data: { message: `Loop ${decision.loopId} ended: its budget is exhausted` },
-      });
-    }
-    return events;
+  private async finishLoop(decision: Extract<AfterCodonDecision, { kind: "loop-ends" }>) {
+    const hook = this.deps.hooks?.finishLoop;
+    if (hook === undefined) return undefined;
+    const done = await hook({ loopId: decision.loopId, iteration: decision.iteration, runId: this.runId });
+    return done.ok ? undefined : done.message;
   }
 
-  /** The previous codon's session, unless there is none or its context is used up. */
-  private resumeFor(entry: PlannedCodon): ResumeTarget {
+  /** Which session a codon resumes: the previous codon's, its own of the last iteration, or none. */
+  private resumeFor(entry: PlannedCodon, mode: string | undefined): ResumeTarget | undefined {
     const atCursor = this.plan.entries[this.cursor]?.runtimeId === entry.runtimeId;
-    const previous = atCursor ? this.plan.entries[this.cursor - 1] : findPrevious(this.plan, entry.runtimeId);
-    if (previous === undefined) {
-      return {
-        problem: `Codon ${entry.runtimeId} continues the previous session, but there is no previous codon`,
-      };
-    }
-    const sessionId = this.deps.sink.codon(previous.runtimeId)?.sessionId ?? null;
-    if (sessionId === null) {
-      return {
-        problem: `Codon ${entry.runtimeId} continues ${previous.runtimeId}, which has no session to resume`,
-      };
-    }
-    if (this.exhaustedSessions.has(sessionId)) {
-      return {
-        problem: `Codon ${entry.runtimeId} cannot continue ${previous.runtimeId}: that session's context is exhausted`,
-      };
-    }
-    return { sessionId };
+    const query = {
+      plan: this.plan,
+      entry,
+      previousHint: atCursor && this.cursor > 0 ? this.plan.entries[this.cursor - 1] : undefined,
+      sink: this.deps.sink,
+      exhaustedSessions: this.exhaustedSessions,
+    };
+    if (mode === "continue-previous") return previousSession(query);
+    if (this.input.continueOwnSession?.has(entry.configId) === true) return ownPreviousSession(query);
+    return undefined;
   }
 
   private noteExhaustion(entry: PlannedCodon, outcome: CodonOutcome): void {
@@ -215,29 +301,7 @@ class RunDriver {
     if (sessionId) this.exhaustedSessions.add(sessionId);
   }
 
-  private emitBudgetSummary(): void {
-    const hankBudget = this.input.hank.overrides?.budget;
-    const { maxCostUsd, maxTimeSeconds } = this.input.options;
-    const cli = {
-      ...(maxCostUsd !== undefined && { maxDollars: maxCostUsd }),
-      ...(maxTimeSeconds !== undefined && { maxTimeSeconds }),
-    };
-    const records = new Map(this.deps.sink.state().codons.map((record) => [record.id, record]));
-    const codons: CodonBudgetRecord[] = [];
-    for (const entry of this.plan.entries) {
-      const record = records.get(entry.runtimeId);
-      if (record === undefined) continue;
-      codons.push(budgetRecord(entry, record, this.budgets.get(entry.runtimeId)));
-    }
-    const summary = budgetSummary({
-      ceiling: effectiveCeiling({ hank: hankBudget, cli }),
-      allocation: hankBudget?.allocation ?? "shared",
-      codons,
-    });
-    this.deps.sink.emit("budget.summary", { ...summary, rows: [...summary.rows] });
-  }
-
-  private end(ending: { status: RunResult["status"]; message: string }): RunResult {
+  private end(ending: Ending): RunResult {
     const { sink } = this.deps;
     if (ending.status === "completed") {
       this.transitions.run("RunCompleted");
@@ -249,47 +313,31 @@ class RunDriver {
     return {
       runId: this.runId,
       status: ending.status,
-      exitCode: ending.status === "completed" ? 0 : 1,
+      exitCode: ending.status === "failed" ? 1 : 0,
       message: ending.message,
       plan: this.plan,
     };
   }
 }
 
-type BudgetOutcome = Pick<CodonOutcome, "limits" | "exceeded">;
-
-function budgetOutcome(outcome: CodonOutcome): BudgetOutcome {
-  return {
-    ...(outcome.limits !== undefined && { limits: outcome.limits }),
-    ...(outcome.exceeded !== undefined && { exceeded: outcome.exceeded }),
-  };
+/** Whether the codon's iteration may carry on, so a caller rule may be asked. */
+function carriesOnAfter(outcome: CodonOutcome): boolean {
+  const { kind } = outcome.finish;
+  return kind === "completed" || kind === "skipped" || kind === "failed-ignored";
 }
 
-function budgetRecord(
+/** The run's ending implied by a decision: a failure that halts the run or ends its loop with failure. */
+function runEndingAfter(
+  decision: AfterCodonDecision,
+  outcome: CodonOutcome,
   entry: PlannedCodon,
-  record: CodonRecord,
-  outcome: BudgetOutcome | undefined,
-): CodonBudgetRecord {
-  const status =
-    record.status === "completed" || record.status === "failed" || record.status === "skipped"
-      ? record.status
-      : "running";
-  return {
-    codonId: entry.runtimeId,
-    ...(entry.loop !== undefined && {
-      loopContext: {
-        loopId: entry.loop.loopId,
-        iteration: entry.loop.iteration,
-        codonIndexInLoop: entry.loop.position,
-      },
-    }),
-    status,
-    ...(outcome?.limits !== undefined && { limits: outcome.limits }),
-    ...(outcome?.exceeded !== undefined && { exceeded: outcome.exceeded }),
-    actual: {
-      dollars: record.cost,
-      timeSeconds: record.durationMs / 1000,
-      outputTokens: record.tokens.output,
-    },
+): Ending | undefined {
+  const failed = {
+    status: "failed" as const,
+    message: outcome.runFailure ?? `Codon ${entry.runtimeId} failed`,
   };
+  if (decision.kind === "halt") return failed;
+  if (decision.kind === "loop-ends" && !decision.runContinues) return failed;
+  if (outcome.finish.kind === "failed") return failed;
+  return undefined;
 }

@@ -1,9 +1,11 @@
+import type { ResolvedModel } from "../hank/models/index.ts";
+import type { PromptMetadata } from "../hank/prompt.ts";
+import { DEFAULT_MAX_EXTENSIONS } from "../hank/schema/index.ts";
 import type { Harness } from "../harness/harness.ts";
-import type { ResolvedModel } from "../spec/models/index.ts";
-import type { PromptMetadata } from "../spec/prompt.ts";
-import { DEFAULT_MAX_EXTENSIONS } from "../spec/schema/index.ts";
+import type { TokenUsage } from "../journal/index.ts";
 import type { AttemptContext } from "./attempt-types.ts";
 import type { MeterState } from "./budget/index.ts";
+import { addTokens } from "./codon-result.ts";
 import { sessionModelOf } from "./session-model.ts";
 import { runSession, type SessionRunResult } from "./session-runner.ts";
 
@@ -20,13 +22,25 @@ export interface SessionsInput {
   readonly startMs: number;
 }
 
-/** The last session of an attempt, and how many exhaustWithPrompt extensions ran before it ended. */
+/**
+ * The last session of an attempt, how many exhaustWithPrompt extensions ran before it ended, and what
+ * all of the attempt's sessions produced together.
+ */
 export interface SessionsResult {
   readonly last: SessionRunResult;
   readonly extensions: number;
   /** The agent reported a session id (the attempt reached `running`). */
   readonly started: boolean;
   readonly idleTimeoutMs: number;
+  /** The attempt's final text: the last session's, else the latest one an earlier session had. */
+  readonly text: string | undefined;
+  /** Tokens of every session of the attempt. */
+  readonly tokens: TokenUsage;
+  /**
+   * Paths changed by any session of the attempt, for the checkpoint's hint (a path missing from the
+   * hint would not be committed at this codon); null when any session ran a tool of unknown effects.
+   */
+  readonly changedPaths: readonly string[] | null;
 }
 
 /**
@@ -41,6 +55,7 @@ export async function runSessions(input: SessionsInput): Promise<SessionsResult>
   let result = await runOne(input, 0, input.prompt, resumeOf(ctx), input.meter, 0, () => {
     started = true;
   });
+  const all = [result];
   let extension = 0;
   while (shouldExtend(ctx, result, extension, maxExtensions)) {
     extension += 1;
@@ -54,8 +69,26 @@ export async function runSessions(input: SessionsInput): Promise<SessionsResult>
       result.costUsd,
       () => undefined,
     );
+    all.push(result);
   }
-  return { last: result, extensions: extension, started, idleTimeoutMs: input.idleTimeoutMs };
+  return {
+    last: result,
+    extensions: extension,
+    started,
+    idleTimeoutMs: input.idleTimeoutMs,
+    text: all.findLast((session) => session.text !== undefined)?.text,
+    tokens: all.map((session) => session.tokens).reduce(addTokens),
+    changedPaths: unionOfChanges(all),
+  };
+}
+
+function unionOfChanges(sessions: readonly SessionRunResult[]): readonly string[] | null {
+  const paths = new Set<string>();
+  for (const session of sessions) {
+    if (session.changedPaths === null) return null;
+    for (const path of session.changedPaths) paths.add(path);
+  }
+  return [...paths];
 }
 
 function resumeOf(ctx: AttemptContext): string | undefined {

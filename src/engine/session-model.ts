@@ -1,5 +1,5 @@
+import type { ResolvedModel } from "../hank/models/index.ts";
 import type { SessionModel } from "../harness/harness.ts";
-import type { ResolvedModel } from "../spec/models/index.ts";
 
 /** The model facts a harness needs, from the catalog's resolution. */
 export function sessionModelOf(model: ResolvedModel): SessionModel {

@@ -1,3 +1,5 @@
+import type { ModelPricing } from "../hank/models/index.ts";
+import { modelCostUsd } from "../hank/models/index.ts";
 import type {
   Harness,
   HarnessEvent,
@@ -5,11 +7,11 @@ import type {
   SessionRequest,
   UsageIncrement,
 } from "../harness/harness.ts";
-import type { ModelPricing } from "../spec/models/index.ts";
-import { modelCostUsd } from "../spec/models/index.ts";
+import type { TokenUsage } from "../journal/index.ts";
+import type { Clock, TimerHandle } from "../util/clock.ts";
 import { type MeterState, meter, roundUsd } from "./budget/index.ts";
 import type { BudgetExceeded } from "./budget/types.ts";
-import type { Clock, TimerHandle } from "./clock.ts";
+import { addTokens, NO_TOKENS } from "./codon-result.ts";
 import type { EventSink } from "./event-sink.ts";
 import { fingerprintFile } from "./file-fingerprint.ts";
 
@@ -54,6 +56,10 @@ export interface SessionRunResult {
    * effects (a shell) ran, so the checkpoint must scan its globs instead.
    */
   readonly changedPaths: readonly string[] | null;
+  /** The session's final text: the outcome's result text, else its last `assistant.text`. */
+  readonly text?: string;
+  /** Tokens of this session only: the sum of its usage increments (what the journal counted). */
+  readonly tokens: TokenUsage;
 }
 
 /**
@@ -82,6 +88,8 @@ class SessionState {
   #cost: number;
   readonly #changed = new Set<string>();
   #unknownChanges = false;
+  #lastText: string | undefined;
+  #tokens: TokenUsage = NO_TOKENS;
   #idleTimer: TimerHandle | undefined;
   #budgetTimer: TimerHandle | undefined;
   readonly #onParentAbort = (): void => this.stop("cancelled");
@@ -108,6 +116,7 @@ class SessionState {
         this.input.onSessionStarted(event.sessionId);
         return;
       case "assistant.text":
+        this.#lastText = event.text;
         sink.emit("assistant.action", { codonId, action: "message", content: event.text });
         return;
       case "assistant.thinking":
@@ -155,6 +164,7 @@ class SessionState {
       usage.costUsd ?? (this.input.pricing === null ? null : modelCostUsd(this.input.pricing, usage));
     const priced: UsageIncrement = { ...usage, costUsd };
     this.#cost = roundUsd(this.#cost + (costUsd ?? 0));
+    this.#tokens = addTokens(this.#tokens, usage);
     this.deps.sink.emit("token.usage", {
       codonId: this.input.request.codonId,
       inputTokens: usage.inputTokens,
@@ -225,6 +235,7 @@ class SessionState {
   result(outcome: SessionOutcome): SessionRunResult {
     this.finalReading();
     const sessionId = this.#sessionId ?? outcome.sessionId;
+    const text = (outcome.kind === "completed" ? outcome.resultText : undefined) ?? this.#lastText;
     return {
       outcome,
       meter: this.#meter,
@@ -233,6 +244,8 @@ class SessionState {
       ...(sessionId !== undefined && { sessionId }),
       costUsd: this.finalCost(outcome),
       changedPaths: this.#unknownChanges ? null : [...this.#changed],
+      ...(text !== undefined && { text }),
+      tokens: this.#tokens,
     };
   }
 

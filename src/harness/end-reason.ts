@@ -1,9 +1,6 @@
-/**
- * Why one layer of an agent session stopped (spec: loop-engineering, "five layers of stopping").
- * `aborted` is a delivered cancel; `interrupted` is only ever written by crash recovery.
- */
-export const END_REASONS = ["completed", "max-tokens", "blocked", "error", "aborted", "interrupted"] as const;
-export type EndReason = (typeof END_REASONS)[number];
+import { END_REASONS, type EndReason } from "../events/payloads-common.ts";
+
+export { END_REASONS, type EndReason };
 
 /** End reasons of the layers a harness can see. The codon layer is decided by the engine. */
 export interface LayerEndReasons {

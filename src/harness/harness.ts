@@ -134,6 +134,11 @@ export interface Harness {
   /** A name for logs only; the engine never branches on it. */
   readonly name: string;
   readonly capabilities: HarnessCapabilities;
+  /**
+   * Seconds of agent silence after which the engine stops a session when neither the codon, the hank
+   * nor the command line sets a timeout. The registry fills it in from the harness's descriptor.
+   */
+  readonly defaultIdleTimeoutSeconds?: number;
   start(request: SessionRequest): HarnessSession;
 }
 

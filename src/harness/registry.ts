@@ -1,50 +1,74 @@
-import { type HarnessKind, harnessForProvider } from "../spec/models/index.ts";
+import type { HarnessKind } from "../hank/models/index.ts";
+import { BUILTIN_HARNESSES } from "./builtin-harnesses.ts";
+import type { HarnessContext, HarnessDescriptor, HarnessFactory } from "./descriptor.ts";
+import { descriptorForModel, kindsOf } from "./find-descriptor.ts";
 import type { Harness, HarnessRegistry, SessionModel } from "./harness.ts";
 
 /**
- * How to get the harness of each kind: built on first use, so an unused SDK is never loaded. Command
- * agents are one harness per configured command, so that factory takes the model and may find none.
+ * How to build the harness of each kind. A registry calls a factory when a codon first needs that
+ * harness, so an unused SDK is never loaded. Tests and embedders pass their own (`{ scripted: () =>
+ * harness }`); a run passes `harnessFactories(context)`, the descriptors' own.
  */
-export interface HarnessFactories {
-  readonly claude?: () => Harness;
-  readonly pi?: () => Harness;
-  readonly scripted?: () => Harness;
-  readonly command?: (model: SessionModel) => Harness | undefined;
+export type HarnessFactories = Readonly<Partial<Record<HarnessKind, HarnessFactory>>>;
+
+/** Each descriptor's `create`, bound to the run's context. Building nothing yet. */
+export function harnessFactories(
+  context: HarnessContext,
+  descriptors: readonly HarnessDescriptor[] = BUILTIN_HARNESSES,
+): HarnessFactories {
+  const entries = descriptors.map((d): [HarnessKind, HarnessFactory] => [
+    d.kind,
+    (model) => d.create(model, context),
+  ]);
+  return Object.fromEntries(entries);
 }
 
-/** Why a kind cannot run here, with what to do about it. */
-const MISSING: Record<HarnessKind, string> = {
-  claude:
-    "The Claude harness is not available in this build of hankweave. Run with -m scripted for a dry run.",
-  pi: "The pi harness is not available in this build of hankweave. Run with -m scripted for a dry run.",
-  scripted: "The scripted agent is not available.",
-  command:
-    "No command-line agents are configured. Define them in hankweave.commands.json beside the hank (see docs/command-harness.md).",
-};
+/** The harness with its descriptor's idle default, unless it declares its own. */
+function withIdleDefault(harness: Harness, seconds: number): Harness {
+  if (harness.defaultIdleTimeoutSeconds !== undefined) return harness;
+  return {
+    name: harness.name,
+    capabilities: harness.capabilities,
+    defaultIdleTimeoutSeconds: seconds,
+    start: (request) => harness.start(request),
+  };
+}
 
-function build(factories: HarnessFactories, kind: HarnessKind, model: SessionModel): Harness {
-  const harness = kind === "command" ? factories.command?.(model) : factories[kind]?.();
-  if (harness !== undefined) return harness;
-  if (kind === "command" && factories.command !== undefined) {
-    throw new Error(`No command agent named for model '${model.requested}' in hankweave.commands.json.`);
+function build(factories: HarnessFactories, descriptor: HarnessDescriptor, model: SessionModel): Harness {
+  const factory = factories[descriptor.kind];
+  if (factory === undefined) {
+    throw new Error(
+      `The ${descriptor.displayName} harness is not available in this build of hankweave. Run with -m scripted for a dry run.`,
+    );
   }
-  throw new Error(MISSING[kind]);
+  const made = factory(model);
+  if ("missing" in made) throw new Error(made.missing);
+  return withIdleDefault(made, descriptor.defaultIdleTimeoutSeconds);
 }
 
 /**
- * Chooses a harness by the model's provider (anthropic: claude; scripted: scripted; command: the
- * configured command; others: pi). Each harness is created once. A kind that cannot run throws with a
- * hint; the engine records that as a permanent failure of the codon.
+ * Chooses a harness for each model by the descriptors (id prefix, then provider; find-descriptor.ts)
+ * and builds it with the factory of its kind on first use; later models with the same instance key
+ * get the same harness. A model no harness runs, or a kind without a factory, throws with a hint; the
+ * engine records that as a permanent failure of the codon. Nothing is built when the registry is made.
  */
-export function createHarnessRegistry(factories: HarnessFactories): HarnessRegistry {
+export function createHarnessRegistry(
+  factories: HarnessFactories,
+  descriptors: readonly HarnessDescriptor[] = BUILTIN_HARNESSES,
+): HarnessRegistry {
   const built = new Map<string, Harness>();
   return {
     forModel(model: SessionModel): Harness {
-      const kind = harnessForProvider(model.provider);
-      const key = kind === "command" ? `command:${model.id}` : kind;
+      const descriptor = descriptorForModel(descriptors, model);
+      if (descriptor === undefined) {
+        throw new Error(
+          `No harness runs model '${model.requested}' (provider '${model.provider}'); registered harnesses: ${kindsOf(descriptors)}.`,
+        );
+      }
+      const key = `${descriptor.kind}:${descriptor.instanceKey?.(model) ?? ""}`;
       const existing = built.get(key);
       if (existing !== undefined) return existing;
-      const harness = build(factories, kind, model);
+      const harness = build(factories, descriptor, model);
       built.set(key, harness);
       return harness;
     },

@@ -17,10 +17,10 @@ export function createHandClock(): HandClock {
     setTimeout(fn, ms) {
       const handle = nextHandle++;
       timers.set(handle, { at: now + ms, fn });
-      return handle;
+      return { id: handle };
     },
     clearTimeout(handle) {
-      if (typeof handle === "number") timers.delete(handle);
+      timers.delete(handle.id);
     },
     advance(ms) {
       now += ms;

@@ -1,5 +1,5 @@
-import type { DataOf, EventOf, JournaledEvent } from "./events.ts";
-import { type ActiveCodonStatus, CodonStatus, isTerminalCodonStatus } from "./payloads-common.ts";
+import type { DataOf, EventOf, JournaledEvent } from "../events/events.ts";
+import { type ActiveCodonStatus, CodonStatus, isTerminalCodonStatus } from "../events/payloads-common.ts";
 import {
   type CodonRecord,
   emptyCodonRecord,
@@ -85,8 +85,14 @@ function activeStatus(status: CodonStatus): ActiveCodonStatus | null {
 const RUN_END_STATUS: Readonly<Record<string, RunStatus>> = {
   RunCompleted: "completed",
   RunFailed: "failed",
-  RunCrashed: "crashed",
+  RunCrashed: "interrupted",
 };
+
+/** `RunFailed` records a delivered cancel or stop as `reason: "aborted"`: the run's outcome is `aborted`. */
+function endStatusOf(event: EventOf<"state.transition">): RunStatus | undefined {
+  const status = RUN_END_STATUS[event.data.transitionType];
+  return status === "failed" && event.data.transition.data.reason === "aborted" ? "aborted" : status;
+}
 
 function onTransition(draft: RunStateDraft, event: EventOf<"state.transition">): void {
   const { data } = event;
@@ -95,9 +101,10 @@ function onTransition(draft: RunStateDraft, event: EventOf<"state.transition">):
     const id = data.runId ?? data.resultingState.currentRunId ?? event.id;
     state.runs = [...state.runs.filter((run) => run.id !== id), runStarted(id, event.timestamp)];
     state.currentRunId = id;
+    if (startsFresh(data.transition.data)) startNewLine(draft);
     return;
   }
-  const endStatus = RUN_END_STATUS[data.transitionType];
+  const endStatus = endStatusOf(event);
   if (endStatus) {
     onRunEnded(draft, data.runId ?? state.currentRunId, endStatus, event.timestamp);
     return;
@@ -106,6 +113,27 @@ function onTransition(draft: RunStateDraft, event: EventOf<"state.transition">):
     const status = CodonStatus.safeParse(data.transition.data.status);
     if (status.success) onCodonTransitioned(draft, data.codonId, status.data, event.timestamp);
   }
+}
+
+/** Whether a `RunStarted` is a fresh start from the first codon (not a continuation). */
+export function startsFresh(transitionData: Readonly<Record<string, unknown>>): boolean {
+  const conditions = transitionData.startingConditions;
+  return (
+    typeof conditions === "object" &&
+    conditions !== null &&
+    "type" in conditions &&
+    conditions.type === "fresh"
+  );
+}
+
+/**
+ * A fresh run on an execution that already ran (a Loop's next generation) starts a new line: no codon
+ * or loop of the earlier runs counts for it, while runs and totals (what was paid) are kept. On a new
+ * execution there is nothing to clear.
+ */
+function startNewLine(draft: RunStateDraft): void {
+  draft.keepCodons(0);
+  draft.state.loops = {};
 }
 
 function runStarted(id: string, timestamp: string): RunState["runs"][number] {
@@ -119,7 +147,7 @@ function onRunEnded(draft: RunStateDraft, runId: string | null, status: RunStatu
   state.runs = state.runs.map((run) => (run.id === runId ? { ...run, status, endedAt: timestamp } : run));
   if (state.currentRunId === runId) state.currentRunId = null;
   if (status === "completed") return;
-  const crashed = status === "crashed";
+  const crashed = status === "interrupted";
   for (const codon of state.codons) {
     if (activeStatus(codon.status) !== null)
       draft.putCodon(settleAttempt(codon, "failed", timestamp, crashed));
@@ -141,6 +169,7 @@ function settleAttempt(
     cost: codon.cost + codon.runningCost,
     runningCost: 0,
     failedDuring: status === "failed" ? during : null,
+    result: null,
     endReasons: crashed
       ? { stream: "interrupted", toolBatch: "interrupted", turn: "interrupted", codon: "interrupted" }
       : codon.endReasons,
@@ -184,6 +213,7 @@ function onCodonCompleted(draft: RunStateDraft, event: EventOf<"codon.completed"
     failureIgnored: data.failureIgnored ?? false,
     budgetExceeded: data.budgetExceeded ?? null,
     endReasons: data.endReasons ?? null,
+    result: data.result ?? null,
     endedAt: event.timestamp,
   }));
   const { state } = draft;

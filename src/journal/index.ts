@@ -1,30 +1,59 @@
 /**
- * The journal: one event union (journal format, wire format, reducer input), the append-only JSONL
- * journal, the pure reducer that rebuilds run state from it, and the `state.json` snapshot.
+ * The journal: the append-only JSONL journal of the event union (`src/events/`, re-exported here for
+ * its readers), the pure reducer that rebuilds run state from it, and the `state.json` snapshot.
  */
-/** One realistic payload per event type, for tests and docs (a candidate for `src/testing/`). */
-
-export { SAMPLE_DATA, sampleEvent, sampleJournaled } from "./event-samples.ts";
+export { SAMPLE_DATA, sampleEvent, sampleJournaled } from "../events/event-samples.ts";
 export type {
+  ActiveCodonStatus,
+  BudgetCurrency,
+  BudgetExceeded,
+  CheckpointType,
+  CodonEndReasons,
+  CodonStatus,
   ConnectionEvent,
   ConnectionType,
   DataOf,
+  EndReason,
   EventCategory,
   EventOf,
   EventType,
+  ExitStatus,
+  FailureReason,
+  FileNode,
   HankEvent,
   JournaledEvent,
   JournaledType,
-} from "./events.ts";
+  LoopTerminationReason,
+  TokenUsage,
+  TransitionType,
+} from "../events/index.ts";
 export {
+  CODON_STATUSES,
   category,
   EVENT_TYPES,
   HankEventSchema,
   isEventType,
   isJournaled,
+  isTerminalCodonStatus,
   JournaledEventSchema,
   RECORD_VERSION,
-} from "./events.ts";
+  TRANSITION_TYPES,
+} from "../events/index.ts";
+export type { CodonResultText } from "../events/payloads-common.ts";
+export { startsFresh } from "./apply-event.ts";
+export { finishedCodonIds, isCodonFinished } from "./codon-finished.ts";
+export type {
+  AsyncSubscribeOptions,
+  EventBus,
+  EventBusOptions,
+  ReadHistory,
+  Subscription,
+  SyncSubscribeOptions,
+} from "./event-bus.ts";
+export { createEventBus, DEFAULT_MAX_QUEUE } from "./event-bus.ts";
+export type { AsyncDelivery, OverflowNotice } from "./event-bus-queue.ts";
+export { isOverflowNotice } from "./event-bus-queue.ts";
+export type { AsyncListener, SyncListener } from "./event-bus-subscribers.ts";
 export type { JournalErrorCode } from "./journal-error.ts";
 export { JournalError } from "./journal-error.ts";
 export type { ReadOptions, ReadResult, ReadSinceResult, ScanSummary } from "./journal-reader.ts";
@@ -33,22 +62,8 @@ export type { EventDraft, JournalOpening, JournalWriterOptions } from "./journal
 export { JournalWriter } from "./journal-writer.ts";
 export type { LoadedRunState, LoadRunStateOptions } from "./load-run-state.ts";
 export { journalPathIn, loadRunState } from "./load-run-state.ts";
-export type {
-  ActiveCodonStatus,
-  BudgetCurrency,
-  BudgetExceeded,
-  CodonEndReasons,
-  CodonStatus,
-  EndReason,
-  ExitStatus,
-  FailureReason,
-  FileNode,
-  LoopTerminationReason,
-  TokenUsage,
-} from "./payloads-common.ts";
-export { CODON_STATUSES, isTerminalCodonStatus } from "./payloads-common.ts";
-export type { CheckpointType, TransitionType } from "./payloads-server-state.ts";
-export { TRANSITION_TYPES } from "./payloads-server-state.ts";
+export type { MemoryEventStoreOptions } from "./memory-event-store.ts";
+export { MemoryEventStore } from "./memory-event-store.ts";
 export { reduce } from "./reduce.ts";
 export type {
   CodonRecord,

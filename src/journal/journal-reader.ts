@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { open } from "node:fs/promises";
-import type { JournaledEvent } from "./events.ts";
+import type { JournaledEvent } from "../events/events.ts";
 import { parseRecord } from "./parse-record.ts";
 import { CHUNK_BYTES, forEachLine, scanLinesBackward, tornTailLength } from "./scan-lines.ts";
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   closeSync,
   existsSync,
@@ -10,35 +9,19 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import {
-  type DataOf,
-  type EventOf,
-  isJournaled,
-  JournaledEventSchema,
-  type JournaledType,
-  RECORD_VERSION,
-} from "./events.ts";
+import type { EventOf, JournaledType } from "../events/events.ts";
+import { syncDirectory } from "../util/sync-directory.ts";
+import { type EnvelopeOptions, type EventDraft, envelopeOf } from "./envelope.ts";
 import { JournalError } from "./journal-error.ts";
 import { parseRecord } from "./parse-record.ts";
 import { scanLinesBackward, tornTailLength } from "./scan-lines.ts";
-import { syncDirectory } from "./sync-directory.ts";
 
-export interface JournalWriterOptions {
+export interface JournalWriterOptions extends EnvelopeOptions {
   /** `fdatasync` after every append (about 0.8 ms each); otherwise the OS decides when data hits disk. */
   readonly durable?: boolean;
-  /** Parse every appended event against the union and throw on a mismatch (tests, development). */
-  readonly validate?: boolean;
-  readonly now?: () => Date;
-  readonly newId?: () => string;
 }
 
-/** What the writer gives to `append`; it adds `v` and `seq`, and `id`/`timestamp` when absent. */
-export interface EventDraft<T extends JournaledType> {
-  readonly type: T;
-  readonly data: DataOf<T>;
-  readonly id?: string;
-  readonly timestamp?: string;
-}
+export type { EventDraft };
 
 /** What opening found: the torn bytes it cut off and where `seq` continues from. */
 export interface JournalOpening {
@@ -106,7 +89,7 @@ export class JournalWriter {
   append<T extends JournaledType>(draft: EventDraft<T>): EventOf<T> {
     const fd = this.#openFd();
     const seq = this.#lastSeq + 1;
-    const event = this.#envelope(draft, seq);
+    const event = envelopeOf(draft, seq, this.#options);
     this.#write(fd, Buffer.from(`${JSON.stringify(event)}\n`, "utf8"));
     this.#lastSeq = seq;
     return event;
@@ -118,27 +101,11 @@ export class JournalWriter {
    */
   appendAll(drafts: readonly EventDraft<JournaledType>[]): EventOf<JournaledType>[] {
     const fd = this.#openFd();
-    const events = drafts.map((draft, index) => this.#envelope(draft, this.#lastSeq + 1 + index));
+    const events = drafts.map((draft, index) => envelopeOf(draft, this.#lastSeq + 1 + index, this.#options));
     if (events.length === 0) return events;
     this.#write(fd, Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(""), "utf8"));
     this.#lastSeq += events.length;
     return events;
-  }
-
-  #envelope<T extends JournaledType>(draft: EventDraft<T>, seq: number): EventOf<T> {
-    if (!isJournaled(draft.type)) {
-      throw new JournalError("connection-event", `'${draft.type}' is not a journaled event type`);
-    }
-    const event = {
-      v: RECORD_VERSION,
-      id: draft.id ?? (this.#options.newId ?? randomUUID)(),
-      seq,
-      timestamp: draft.timestamp ?? (this.#options.now?.() ?? new Date()).toISOString(),
-      type: draft.type,
-      data: draft.data,
-    } as EventOf<T>;
-    if (this.#options.validate) this.#check(event);
-    return event;
   }
 
   /** Forces everything appended so far to disk. */
@@ -157,16 +124,6 @@ export class JournalWriter {
   #openFd(): number {
     if (this.#fd === null) throw new JournalError("closed", `journal ${this.path} is closed`);
     return this.#fd;
-  }
-
-  #check(event: EventOf<JournaledType>): void {
-    const parsed = JournaledEventSchema.safeParse(event);
-    if (!parsed.success) {
-      const where = parsed.error.issues
-        .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-        .join("; ");
-      throw new JournalError("invalid-event", `invalid '${event.type}' event: ${where}`);
-    }
   }
 
   /** Writes a whole line; on failure cuts the file back so no partial line stays behind, then rethrows. */

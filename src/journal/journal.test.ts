@@ -3,8 +3,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { SAMPLE_DATA } from "./event-samples.ts";
-import type { JournaledEvent, JournaledType } from "./events.ts";
+import { SAMPLE_DATA } from "../events/event-samples.ts";
+import type { JournaledEvent, JournaledType } from "../events/events.ts";
 import { JournalError } from "./journal-error.ts";
 import { forEachEvent, readAll, readSince, readTail } from "./journal-reader.ts";
 import { type EventDraft, JournalWriter, type JournalWriterOptions } from "./journal-writer.ts";
@@ -68,7 +68,7 @@ describe("journal writer and reader", () => {
     );
     writer.close();
     const read = await readAll(path, { validate: true });
-    assert.equal(read.events.length, 32);
+    assert.equal(read.events.length, 33);
     assert.deepEqual(read, { events: written, skipped: 0, torn: false });
   });
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { JournaledEvent } from "./events.ts";
+import type { JournaledEvent } from "../events/events.ts";
 import { forEachEvent, type ReadOptions, readSince } from "./journal-reader.ts";
 import type { RunState } from "./run-state.ts";
 import { RunStateStore } from "./run-state-store.ts";

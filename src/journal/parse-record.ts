@@ -1,4 +1,4 @@
-import { isJournaled, type JournaledEvent, JournaledEventSchema, RECORD_VERSION } from "./events.ts";
+import { isJournaled, type JournaledEvent, JournaledEventSchema, RECORD_VERSION } from "../events/events.ts";
 
 /**
  * Parses one journal line. Returns null for a line that is not a record of ours: bad JSON, another record

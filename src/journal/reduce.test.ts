@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DataOf, JournaledEvent, JournaledType } from "./events.ts";
-import type { CodonEndReasons } from "./payloads-common.ts";
+import type { DataOf, JournaledEvent, JournaledType } from "../events/events.ts";
+import type { CodonEndReasons } from "../events/payloads-common.ts";
 import { reduce } from "./reduce.ts";
 import {
   type CodonRecord,
@@ -268,6 +268,36 @@ describe("reduce", () => {
     assert.equal(retrying.currentRunId, "run-1");
   });
 
+  it("keeps the final text of the latest successful attempt; a failure or a crash clears it", () => {
+    const result = { text: "Done.", truncated: false, chars: 5 };
+    const failure = {
+      success: false,
+      exitStatus: { type: "error", code: 1 },
+      failureReason: RATE_LIMIT,
+    } as const;
+    const events = journal([
+      transition("RunStarted", { runId: "run-1" }),
+      started("a", "s-a", 2),
+      completed("a", 0, 1000, { result }),
+      started("b", "s-b", 4),
+      completed("b", 0, 1000, { result }),
+      started("b", "s-b2", 6, 2),
+      completed("b", 0, 1000, failure),
+      started("c", "s-c", 8),
+      completed("c", 0, 1000, { result }),
+      started("c", "s-c2", 10, 2),
+      transition("RunCrashed", { runId: "run-1" }),
+    ]);
+    assert.deepEqual(
+      replay(events).codons.map((c) => [c.id, c.result]),
+      [
+        ["a", result],
+        ["b", null],
+        ["c", null],
+      ],
+    );
+  });
+
   it("ignores events it has already applied", () => {
     const state = replay(SCRIPT.slice(0, 5));
     const again = SCRIPT[3];
@@ -286,7 +316,9 @@ describe("reduce", () => {
       started("build", "s-b2", 6, 2),
     ]);
     const crashed = replay(events.slice(0, 4));
-    assert.deepEqual(crashed.runs, [{ id: "run-1", status: "crashed", startedAt: ts(1), endedAt: ts(4) }]);
+    assert.deepEqual(crashed.runs, [
+      { id: "run-1", status: "interrupted", startedAt: ts(1), endedAt: ts(4) },
+    ]);
     assert.equal(crashed.currentRunId, null);
     assert.deepEqual(findCodon(crashed, "build"), {
       ...codon("build", {
@@ -312,7 +344,7 @@ describe("reduce", () => {
     assert.deepEqual(
       resumed.runs.map((run) => [run.id, run.status]),
       [
-        ["run-1", "crashed"],
+        ["run-1", "interrupted"],
         ["run-2", "running"],
       ],
     );

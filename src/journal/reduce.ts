@@ -1,4 +1,4 @@
-import type { JournaledEvent } from "./events.ts";
+import type { JournaledEvent } from "../events/events.ts";
 import type { RunState } from "./run-state.ts";
 import { RunStateStore } from "./run-state-store.ts";
 

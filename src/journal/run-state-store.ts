@@ -1,5 +1,5 @@
+import type { JournaledEvent } from "../events/events.ts";
 import { applyEvent, type RunStateDraft } from "./apply-event.ts";
-import type { JournaledEvent } from "./events.ts";
 import { type CodonRecord, initialRunState, type RunState } from "./run-state.ts";
 
 /**

@@ -3,12 +3,14 @@ import {
   ActiveCodonStatus,
   BudgetExceeded,
   CodonEndReasons,
+  CodonResultText,
   CodonStatus,
   Count,
   FailureReason,
   IsoTimestamp,
   LoopTerminationReason,
-} from "./payloads-common.ts";
+} from "../events/payloads-common.ts";
+import { RUN_STATUSES } from "../events/run-outcome.ts";
 
 /**
  * The run state that `reduce` rebuilds from the journal: what an engine needs to resume (which codons
@@ -16,7 +18,14 @@ import {
  * Plain JSON, so `state.json` stores it as is. Absent values are `null`, never missing keys.
  */
 
-export const RunStatus = z.enum(["running", "completed", "failed", "crashed"]);
+/**
+ * A run record's status: running, or its outcome (`RUN_OUTCOMES`, one vocabulary with the engine and
+ * the CLI). Snapshots written before the outcomes were unified said `crashed` for `interrupted`.
+ */
+export const RunStatus = z.preprocess(
+  (value) => (value === "crashed" ? "interrupted" : value),
+  z.enum(RUN_STATUSES),
+);
 export type RunStatus = z.infer<typeof RunStatus>;
 
 export const RunRecord = z.strictObject({
@@ -58,6 +67,12 @@ export const CodonRecord = z.strictObject({
   failureIgnored: z.boolean(),
   budgetExceeded: BudgetExceeded.nullable(),
   endReasons: CodonEndReasons.nullable(),
+  /**
+   * The final text of the latest ended attempt when it succeeded (`codon.completed`'s `result`); null
+   * when it failed or had none. Defaults to null when read, so a `state.json` written before the field
+   * existed still loads.
+   */
+  result: CodonResultText.nullable().default(null),
   startedAt: IsoTimestamp.nullable(),
   endedAt: IsoTimestamp.nullable(),
 });
@@ -143,6 +158,7 @@ export function emptyCodonRecord(id: string): CodonRecord {
     failureIgnored: false,
     budgetExceeded: null,
     endReasons: null,
+    result: null,
     startedAt: null,
     endedAt: null,
   };

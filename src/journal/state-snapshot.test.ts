@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { DataOf, JournaledEvent } from "./events.ts";
+import type { DataOf, JournaledEvent } from "../events/events.ts";
 import { readAll } from "./journal-reader.ts";
 import { type EventDraft, JournalWriter } from "./journal-writer.ts";
 import { journalPathIn, loadRunState } from "./load-run-state.ts";
 import { reduce } from "./reduce.ts";
-import { initialRunState, type RunState } from "./run-state.ts";
+import { emptyCodonRecord, initialRunState, type RunState } from "./run-state.ts";
 import { readSnapshot, SNAPSHOT_BACKUP_FILE, SNAPSHOT_FILE, writeSnapshot } from "./state-snapshot.ts";
 
 let dir = "";
@@ -97,6 +97,18 @@ describe("state snapshot", () => {
     assert.deepEqual(read.problems, [
       "state.json: not a snapshot (savedAt: Invalid input: expected string, received undefined)",
     ]);
+  });
+
+  it("reads a snapshot written before codon records had a result, as result null", () => {
+    const written = writeSnapshot(dir, {
+      runState: { ...initialRunState(), codons: [emptyCodonRecord("a")] },
+    });
+    const { result: _, ...older } = emptyCodonRecord("a");
+    const text = JSON.stringify({ ...written, runState: { ...written.runState, codons: [older] } });
+    writeFileSync(join(dir, SNAPSHOT_FILE), text);
+    const read = readSnapshot(dir);
+    assert.equal(read.found && read.file, SNAPSHOT_FILE);
+    assert.deepEqual(read.found && read.snapshot.runState.codons, [emptyCodonRecord("a")]);
   });
 
   it("reports nothing found when neither file exists", () => {

@@ -11,9 +11,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { IsoTimestamp } from "./payloads-common.ts";
+import { IsoTimestamp } from "../events/payloads-common.ts";
+import { syncDirectory } from "../util/sync-directory.ts";
 import { type RunState, RunStateSchema } from "./run-state.ts";
-import { syncDirectory } from "./sync-directory.ts";
 
 /**
  * `state.json`: a snapshot of the run state for a fast start. It is never the truth (the journal is):

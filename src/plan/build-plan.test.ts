@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { HankFile } from "../spec/schema/index.ts";
+import { HankFile } from "../hank/schema/index.ts";
 import { buildPlan } from "./build-plan.ts";
 
 const codon = (id: string) => ({

@@ -1,7 +1,7 @@
-import type { HankFile, Loop } from "../spec/schema/index.ts";
+import type { HankFile, Loop } from "../hank/schema/index.ts";
+import { runtimeIdOf } from "../util/runtime-id.ts";
 import type { ExecutionPlan, LoopStatus, PlannedCodon } from "./execution-plan.ts";
 import { PLAN_VERSION } from "./execution-plan.ts";
-import { runtimeIdOf } from "./runtime-id.ts";
 
 /** The codons of one loop iteration, in body order. */
 export function iterationEntries(loop: Loop, topIndex: number, iteration: number): PlannedCodon[] {

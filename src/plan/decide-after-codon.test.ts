@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { TerminateOn } from "../spec/schema/index.ts";
+import type { TerminateOn } from "../hank/schema/index.ts";
 import { decideAfterCodon } from "./decide-after-codon.ts";
 import type { PlannedCodon } from "./execution-plan.ts";
 import type { CodonFinish, LoopStopRule } from "./stop-rules.ts";

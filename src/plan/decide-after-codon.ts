@@ -1,4 +1,4 @@
-import type { TerminateOn } from "../spec/schema/index.ts";
+import type { TerminateOn } from "../hank/schema/index.ts";
 import type { LoopPlacement, PlannedCodon } from "./execution-plan.ts";
 import type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
 import { eventTerminationReason } from "./loop-end-cause.ts";
@@ -39,6 +39,8 @@ export type AfterCodonDecision =
       readonly afterRuntimeId: string;
       readonly cause: LoopEndCause;
       readonly terminationReason?: LoopTerminationReason;
+      /** For cause `rule`: the caller rule's own cause name. */
+      readonly ruleCause?: string;
       readonly dropRemaining: boolean;
       readonly runContinues: boolean;
     }
@@ -75,6 +77,7 @@ export function loopEnds(runtimeId: string, placement: LoopPlacement, stop: Loop
     afterRuntimeId: runtimeId,
     cause: stop.cause,
     ...(reason === undefined ? {} : { terminationReason: reason }),
+    ...(stop.ruleCause !== undefined && { ruleCause: stop.ruleCause }),
     dropRemaining: stop.dropRemaining && !placement.isLast,
     runContinues: stop.cause !== "failure",
   };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HankFile } from "../spec/schema/index.ts";
+import { HankFile } from "../hank/schema/index.ts";
 import { buildPlan } from "./build-plan.ts";
 import { dropRestOfIteration } from "./drop-rest-of-iteration.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";

@@ -4,7 +4,9 @@
  * answer with `applyDecision`, which splices in the next iteration or ends the loop.
  */
 
-export { runtimeIdCollisions } from "../spec/validate/runtime-id-collisions.ts";
+export { runtimeIdCollisions } from "../hank/validate/runtime-id-collisions.ts";
+export type { ParsedRuntimeId } from "../util/runtime-id.ts";
+export { parseRuntimeId, runtimeIdOf } from "../util/runtime-id.ts";
 export { applyDecision } from "./apply-decision.ts";
 export { buildPlan, iterationEntries } from "./build-plan.ts";
 export type { FinishedIds } from "./cursor.ts";
@@ -20,10 +22,8 @@ export { endLoop, loopStatus, reopenLoop } from "./loop-status.ts";
 export { iterationIndexes, nextIteration } from "./next-iteration.ts";
 export type { ParsedPlan } from "./parse-execution-plan.ts";
 export { ExecutionPlanSchema, parseExecutionPlan } from "./parse-execution-plan.ts";
-export { type LoopReport, replayLoopReports } from "./replay-loop-reports.ts";
+export { type LoopReport, loopReportOf, replayLoopReports } from "./replay-loop-reports.ts";
 export { loopOf, resolveCodon, terminateOnOf, unresolvedEntries } from "./resolve-codon.ts";
-export type { ParsedRuntimeId } from "./runtime-id.ts";
-export { parseRuntimeId, runtimeIdOf } from "./runtime-id.ts";
 export type { BudgetScope, CodonFinish, LoopCodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";
 export {
   carriesOn,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { CodonInput, HankFileInput, TerminateOn } from "../spec/schema/index.ts";
-import { HankFile } from "../spec/schema/index.ts";
+import type { CodonInput, HankFileInput, TerminateOn } from "../hank/schema/index.ts";
+import { HankFile } from "../hank/schema/index.ts";
 import { applyDecision } from "./apply-decision.ts";
 import { buildPlan } from "./build-plan.ts";
 import { nextCodon } from "./cursor.ts";

@@ -1,6 +1,6 @@
+import { runtimeIdOf } from "../util/runtime-id.ts";
 import type { ExecutionPlan, PlannedCodon } from "./execution-plan.ts";
 import { loopStatus, withLoopStatus } from "./loop-status.ts";
-import { runtimeIdOf } from "./runtime-id.ts";
 
 /**
  * Indexes, in plan order, of the entries of one loop iteration. A loop's iterations sit in one block,

@@ -10,12 +10,32 @@ export interface LoopReport {
   readonly iteration: number;
   readonly isFinal: boolean;
   readonly terminationReason?: LoopTerminationReason;
+  /** The loop's fuller end cause when it has no termination reason: `budget`, or a caller rule's cause. */
+  readonly endCause?: string;
+}
+
+/** The loop report a journaled `loop.iteration.completed` payload carries. */
+export function loopReportOf(data: {
+  readonly loopId: string;
+  readonly iteration: number;
+  readonly isFinal: boolean;
+  readonly terminationReason?: LoopTerminationReason | undefined;
+  readonly endCause?: string | undefined;
+}): LoopReport {
+  return {
+    loopId: data.loopId,
+    iteration: data.iteration,
+    isFinal: data.isFinal,
+    ...(data.terminationReason !== undefined && { terminationReason: data.terminationReason }),
+    ...(data.endCause !== undefined && { endCause: data.endCause }),
+  };
 }
 
 /**
  * Brings a saved plan up to date with loop reports journaled after it was saved (a crash between the
  * journal write and the snapshot). Pure and idempotent: reports the plan already reflects are skipped.
- * A final report without a reason is a budget stop (budget is never an event termination reason).
+ * A final report without a reason is a budget stop (budget is never an event termination reason), or a
+ * caller rule's stop when its `endCause` names another cause.
  */
 export function replayLoopReports(
   plan: ExecutionPlan,
@@ -39,7 +59,9 @@ export function replayLoopReports(
     const lastRan = ran[ran.length - 1];
     if (lastRan !== undefined)
       current = dropRestOfIteration(current, report.loopId, report.iteration, lastRan.runtimeId);
-    const cause: LoopEndCause = report.terminationReason ?? "budget";
+    const cause: LoopEndCause =
+      report.terminationReason ??
+      (report.endCause === undefined || report.endCause === "budget" ? "budget" : "rule");
     current = endLoop(current, report.loopId, cause);
   }
   return current;

@@ -1,4 +1,4 @@
-import type { Codon, HankFile, Loop, TerminateOn } from "../spec/schema/index.ts";
+import type { Codon, HankFile, Loop, TerminateOn } from "../hank/schema/index.ts";
 import type { PlannedCodon } from "./execution-plan.ts";
 
 /** The loop a planned loop codon belongs to, or undefined when the hank does not match the entry. */

@@ -1,4 +1,4 @@
-import type { TerminateOn } from "../spec/schema/index.ts";
+import type { TerminateOn } from "../hank/schema/index.ts";
 import type { LoopPlacement } from "./execution-plan.ts";
 import type { LoopEndCause } from "./loop-end-cause.ts";
 
@@ -34,6 +34,8 @@ export interface LoopCodonFinish {
 export interface LoopStop {
   readonly cause: LoopEndCause;
   readonly dropRemaining: boolean;
+  /** For cause `rule`: the caller rule's own cause name (`tests-pass`). */
+  readonly ruleCause?: string;
 }
 
 /** One stop condition. Returns a stop when it fires, undefined otherwise. Rules are tried in order. */

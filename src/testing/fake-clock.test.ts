@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { sleep } from "../engine/clock.ts";
+import { sleep } from "../util/clock.ts";
 import { createFakeClock, FAKE_CLOCK_START } from "./fake-clock.ts";
 
 describe("createFakeClock", () => {

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from "../engine/clock.ts";
+import type { Clock, TimerHandle } from "../util/clock.ts";
 
 /**
  * A deterministic clock for tests: time moves only when the test says so, so nothing ever sleeps and

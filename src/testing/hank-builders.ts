@@ -1,4 +1,4 @@
-import type { CodonInput, HankFileInput } from "../spec/schema/index.ts";
+import type { CodonInput, HankFileInput } from "../hank/schema/index.ts";
 
 /**
  * Small builders for test hanks, so a test states only what it is about. They build plain hank JSON

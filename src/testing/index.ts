@@ -26,7 +26,9 @@
  *
  * Restarts: `continueFrom: run` continues an earlier test run in the same workspace and journal.
  */
+export * from "./checkpoint-conformance/index.ts";
 export { countingIds } from "./counting-ids.ts";
+export * from "./event-store-conformance/index.ts";
 export type { FakeClock, FakeClockOptions, PendingTimer, TimerMatcher } from "./fake-clock.ts";
 export { createFakeClock, FAKE_CLOCK_START } from "./fake-clock.ts";
 export * from "./fake-providers/index.ts";

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { formatJsonPath, type ValidationIssue } from "../spec/issues.ts";
-import { loadHankFile } from "../spec/load.ts";
-import type { ResolvedModel } from "../spec/models/index.ts";
-import type { HankFile } from "../spec/schema/index.ts";
-import { validateHank } from "../spec/validate/index.ts";
+import { formatJsonPath, type ValidationIssue } from "../hank/issues.ts";
+import { loadHankFile } from "../hank/load.ts";
+import type { ResolvedModel } from "../hank/models/index.ts";
+import type { HankFile } from "../hank/schema/index.ts";
+import { validateHank } from "../hank/validate/index.ts";
 
 /** Where a test run lives: one temp directory holding the hank (for object hanks), workspace and journal. */
 export interface TestHankLayout {

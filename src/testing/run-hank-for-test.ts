@@ -1,12 +1,20 @@
 import { rmSync } from "node:fs";
-import type { EngineHooks, EngineOptions, EventListener, EventSink, RunResult } from "../engine/index.ts";
-import { createEventSink, runHank } from "../engine/index.ts";
+import type {
+  EngineHooks,
+  EngineOptions,
+  EventListener,
+  EventSink,
+  LoopStopPredicate,
+  RunControl,
+  RunResult,
+} from "../engine/index.ts";
+import type { ValidationIssue } from "../hank/issues.ts";
 import { createHarnessRegistry } from "../harness/registry.ts";
 import { createScriptedHarness } from "../harness/scripted/index.ts";
 import type { DataOf, EventOf, JournaledEvent, JournaledType, RunState } from "../journal/index.ts";
-import { JournalWriter } from "../journal/index.ts";
+import { type EventBus, JournalWriter } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
-import type { ValidationIssue } from "../spec/issues.ts";
+import { createRunChannels, drainBus, openRunSink, type RunChannels, runWorkspace } from "../runner/index.ts";
 import { countingIds } from "./counting-ids.ts";
 import { createEventWaiters, type EventWaiters } from "./event-waiters.ts";
 import { createFakeClock, type FakeClock } from "./fake-clock.ts";
@@ -38,6 +46,10 @@ export interface HankTestOptions {
   readonly continueFrom?: HankTestRun;
   /** The plan to continue from (default: `continueFrom`'s final plan), e.g. with a loop reopened. */
   readonly plan?: ExecutionPlan;
+  /** Caller loop stop rules (see `LoopStopPredicate`). */
+  readonly stopRules?: readonly LoopStopPredicate[];
+  /** Loop codons (config ids) that resume their own session of the previous iteration. */
+  readonly continueOwnSession?: readonly string[];
 }
 
 /** A finished test run: what the engine returned, the journal, and the state the journal reduces to. */
@@ -61,6 +73,10 @@ export interface RunningHankTest extends TestHankLayout {
   /** Grows as the engine emits. */
   readonly events: readonly JournaledEvent[];
   readonly sink: EventSink;
+  /** The run's inbox: send pause, skip, redo... as a face would. */
+  readonly control: RunControl;
+  /** The run's event bus, for subscribers attached mid-run. */
+  readonly bus: EventBus;
   /**
    * Resolves with the first journaled event of `type` that matches, at once when one was already
    * emitted. Wait for the last event before a pause (an agent's `@sleep`) before advancing the clock,
@@ -94,35 +110,60 @@ export function startHankForTest(options: HankTestOptions): RunningHankTest {
   const clock = options.clock ?? previous?.clock ?? createFakeClock();
   const runNumber = (previous?.state.runs.length ?? 0) + 1;
   const remove = (): void => rmSync(prepared.dir, { recursive: true, force: true });
-  const { writer, sink, events, waiters } = openJournal(prepared, clock, previous, options.listeners);
+  const channels = createChannels(prepared.journalPath, runNumber);
+  const { writer, sink, events, waiters } = openJournal(
+    prepared,
+    clock,
+    previous,
+    channels,
+    options.listeners,
+  );
   const harness = createScriptedHarness({
     clock,
     newId: countingIds(runNumber === 1 ? "s" : `s${runNumber}`),
   });
   const plan = options.plan ?? previous?.result.plan;
-  const running = runHank(
-    {
-      hank: prepared.hank,
-      hankDir: prepared.hankDir,
-      models: prepared.models,
-      agentRoot: prepared.agentRoot,
-      processEnv: env,
-      options: { headless: true, ...options.options },
-      ...(plan !== undefined && { plan }),
-    },
-    {
-      clock,
-      newId: countingIds("run", runNumber - 1),
-      sink,
-      harnesses: createHarnessRegistry({ scripted: () => harness }),
-      signal: options.signal ?? new AbortController().signal,
-      ...(options.hooks !== undefined && { hooks: options.hooks }),
-    },
-  );
+  const running = runWorkspace({
+    hank: prepared.hank,
+    hankDir: prepared.hankDir,
+    models: prepared.models,
+    agentRoot: prepared.agentRoot,
+    env,
+    options: { headless: true, ...options.options },
+    ...(plan !== undefined && { plan }),
+    ...(options.stopRules !== undefined && { stopRules: options.stopRules }),
+    ...(options.continueOwnSession !== undefined && { continueOwnSession: options.continueOwnSession }),
+    clock,
+    newId: countingIds("run", runNumber - 1),
+    sink,
+    harnesses: createHarnessRegistry({ scripted: () => harness }),
+    channels,
+    signal: options.signal ?? new AbortController().signal,
+    ...(options.hooks !== undefined && { hooks: options.hooks }),
+  });
   const done = running
-    .then((result) => finished(prepared, result, events, sink.state(), clock, remove))
+    .then(async (result) => {
+      await drainBus(channels.events);
+      return finished(prepared, result, events, sink.state(), clock, remove);
+    })
     .finally(() => writer.close());
-  return { ...layoutOf(prepared), clock, events, sink, waitForEvent: waiters.waitFor, done, remove };
+  const { control, events: bus } = channels;
+  return {
+    ...layoutOf(prepared),
+    clock,
+    events,
+    sink,
+    control,
+    bus,
+    waitForEvent: waiters.waitFor,
+    done,
+    remove,
+  };
+}
+
+/** The run's inbox (counting command ids `c-1`...) and its event bus over the test journal. */
+function createChannels(journalPath: string, runNumber: number): RunChannels {
+  return createRunChannels(countingIds(runNumber === 1 ? "c" : `c${runNumber}`), () => journalPath);
 }
 
 interface TestJournal {
@@ -138,6 +179,7 @@ function openJournal(
   layout: TestHankLayout,
   clock: FakeClock,
   previous: HankTestRun | undefined,
+  channels: RunChannels,
   listeners: readonly EventListener[] = [],
 ): TestJournal {
   const writer = JournalWriter.open(layout.journalPath, {
@@ -151,10 +193,11 @@ function openJournal(
     events.push(event);
     waiters.notify(event);
   };
-  const sink = createEventSink({
+  const sink = openRunSink({
     store: writer,
     ...(previous !== undefined && { initialState: previous.state }),
     listeners: [record, ...listeners],
+    channels,
   });
   return { writer, sink, events, waiters };
 }

@@ -58,20 +58,15 @@ describe("continue-previous", () => {
     );
   });
 
-  it("on the first codon, fails it permanently while starting: there is no session to resume", async (t) => {
+  it("on the first codon, starts a fresh session, as the validator's warning says", async (t) => {
     const run = await runHankForTest({ hank: hankOf([scriptedCodon("first", "@say hi", continuing)]) });
     t.after(run.remove);
     assert.deepEqual(
       run.warnings.map((w) => w.path.join(".")),
       ["hank.0.continuationMode"],
     );
-    assert.deepEqual(lifecycle(run.events), ["completed first failed"]);
-    assert.deepEqual(run.data("codon.completed")[0]?.failureReason, {
-      type: "unknown",
-      retriable: false,
-      message: "Codon first continues the previous session, but there is no previous codon",
-    });
-    assert.equal(run.data("codon.completed")[0]?.failedDuring, "starting");
-    assert.equal(run.result.exitCode, 1);
+    assert.deepEqual(lifecycle(run.events), ["started first", "completed first ok"]);
+    assert.equal(run.data("codon.started")[0]?.previousSessionId, undefined);
+    assert.equal(run.result.exitCode, 0);
   });
 });

@@ -97,11 +97,11 @@ describe("end reasons on codon.completed", () => {
     assert.deepEqual(readdirSync(run.agentRoot), []);
     assert.deepEqual(
       { status: run.result.status, exitCode: run.result.exitCode, message: run.result.message },
-      { status: "aborted", exitCode: 1, message: "Run cancelled" },
+      { status: "aborted", exitCode: 0, message: "Run cancelled" },
     );
     assert.deepEqual(
       run.state.runs.map((r) => r.status),
-      ["failed"],
+      ["aborted"],
     );
     assert.deepEqual(run.clock.pending(), []);
   });
@@ -121,7 +121,7 @@ describe("end reasons on codon.completed", () => {
     );
     assert.deepEqual(
       { status: run.result.status, exitCode: run.result.exitCode },
-      { status: "aborted", exitCode: 1 },
+      { status: "aborted", exitCode: 0 },
     );
   });
 });

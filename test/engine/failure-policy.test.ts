@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CodonInput } from "../../src/spec/schema/index.ts";
+import type { CodonInput } from "../../src/hank/schema/index.ts";
 import { type HankTestOptions, hankOf, runHankForTest, scriptedCodon } from "../../src/testing/index.ts";
 import { infos, lifecycle } from "./support.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CodonInput } from "../../src/spec/schema/index.ts";
+import type { CodonInput } from "../../src/hank/schema/index.ts";
 import {
   FAKE_CLOCK_START,
   hankOf,

@@ -42,7 +42,15 @@ describe("budgets inside loops", () => {
       used: 0.6,
     });
     assert.deepEqual(run.data("loop.iteration.completed"), [
-      { loopId: "L", iteration: 0, durationMs: 0, costUsd: 1.2, tokensUsed: 202, isFinal: true },
+      {
+        loopId: "L",
+        iteration: 0,
+        durationMs: 0,
+        costUsd: 1.2,
+        tokensUsed: 202,
+        isFinal: true,
+        endCause: "budget",
+      },
     ]);
     assert.deepEqual(infos(run.events), ["Loop L ended: its budget is exhausted"]);
     assert.deepEqual(

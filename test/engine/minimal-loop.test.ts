@@ -23,18 +23,23 @@ describe("the minimal-loop fixture, dry-run with -m scripted", () => {
       type: "codon.started",
       data: { codonId, codonName, sessionId, startTime: START, attempt: 1 },
     });
-    const completed = (codonId: string) => ({
-      type: "codon.completed",
-      data: {
-        codonId,
-        success: true,
-        cost: 0,
-        duration: 0,
-        exitStatus: { type: "success" },
-        endReasons: OK_REASONS,
-        attempt: 1,
-      },
-    });
+    // Our addition: the agent's final text (the echoed prompt) rides on codon.completed as `result`.
+    const completed = (codonId: string) => {
+      const text = `Append the line "${codonId.startsWith("append-a") ? "A" : "B"}" to log.txt.\nKeep every earlier line.`;
+      return {
+        type: "codon.completed",
+        data: {
+          codonId,
+          success: true,
+          cost: 0,
+          duration: 0,
+          exitStatus: { type: "success" },
+          endReasons: OK_REASONS,
+          attempt: 1,
+          result: { text, truncated: false, chars: text.length },
+        },
+      };
+    };
     const iteration = (n: number, isFinal: boolean) => ({
       type: "loop.iteration.completed",
       data: {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CodonInput } from "../../src/spec/schema/index.ts";
+import type { CodonInput } from "../../src/hank/schema/index.ts";
 import { FAKE_CLOCK_START, hankOf, scriptedCodon, startHankForTest } from "../../src/testing/index.ts";
 import { infos, lifecycle } from "./support.ts";
 
@@ -114,7 +114,7 @@ describe("retries with backoff on the fake clock", () => {
     assert.deepEqual(lifecycle(run.events), ["started a", "completed a failed"]);
     assert.deepEqual(
       { status: run.result.status, exitCode: run.result.exitCode, message: run.result.message },
-      { status: "aborted", exitCode: 1, message: "Run cancelled" },
+      { status: "aborted", exitCode: 0, message: "Run cancelled" },
     );
     assert.deepEqual(run.clock.pending(), []);
   });

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CliIo, runCli } from "../../src/cli/run-cli.ts";
+import type { CliIo } from "../../src/cli/cli-io.ts";
+import { runCli } from "../../src/cli/run-cli.ts";
 import type { DataOf, JournaledEvent, JournaledType } from "../../src/journal/index.ts";
 
 /** A temp workspace for CLI rollback tests: a hank directory and an execution directory. */

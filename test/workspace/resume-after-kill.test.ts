@@ -141,7 +141,7 @@ describe("resume after a kill (scenario 16)", () => {
     const state = events.reduce(reduce, initialRunState());
     assert.deepEqual(
       state.runs.map((r) => r.status),
-      ["crashed", "completed"],
+      ["interrupted", "completed"],
     );
     assert.equal(
       readFileSync(join(layout.agentRoot, "trail.txt"), "utf8"),

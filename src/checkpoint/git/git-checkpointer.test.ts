@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { runCheckpointerConformance } from "../conformance.ts";
+import { runCheckpointerConformance } from "../../testing/checkpoint-conformance/index.ts";
 import { createGitCheckpointer } from "./git-checkpointer.ts";
 
 runCheckpointerConformance("git", (dirs) =>

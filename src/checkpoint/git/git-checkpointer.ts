@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Clock } from "../../util/clock.ts";
 import { CheckpointError } from "../checkpoint-error.ts";
 import { type Checkpointer, isValidRunId, runBranch } from "../checkpointer.ts";
 import { commitCheckpoint } from "./commit-checkpoint.ts";
@@ -11,10 +12,8 @@ import { createGitRunner } from "./run-git.ts";
 import { type ActiveRun, runStartOf, startRun } from "./start-run.ts";
 
 /** Time as a dependency: commit dates and record timestamps come from here. */
-export interface CheckpointClock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
+/** Checkpoints only read the time. */
+export type CheckpointClock = Pick<Clock, "now">;
 
 export interface GitCheckpointerOptions {
   /** The private git dir: `<exec>/.hankweave/checkpoints/.hankweavecheckpoints`. */

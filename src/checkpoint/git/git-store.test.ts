@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { codon, type Fixture, withFixture } from "../conformance-fixture.ts";
+import { codon, type Fixture, withFixture } from "../../testing/checkpoint-conformance/checkpoint-fixture.ts";
 import { createGitCheckpointer, type GitCheckpointerOptions } from "./git-checkpointer.ts";
 import { DEFAULT_IDENTITY, gitEnvironment } from "./git-environment.ts";
 

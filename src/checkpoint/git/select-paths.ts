@@ -1,4 +1,4 @@
-import { compileGlobs, type GlobSet, gitPathspecs } from "../glob-set.ts";
+import { compileGlobs, type GlobSet, gitPathspecs } from "../../util/glob-set.ts";
 import {
   EXCLUDED_ANY_DEPTH,
   EXCLUDED_TOP_LEVEL,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BudgetTableRow } from "../../spec/validate/index.ts";
+import type { BudgetTableRow } from "../../hank/validate/index.ts";
 import { renderBudgetTable } from "./budget-table.ts";
 
 const plain = { color: false, width: 100 };

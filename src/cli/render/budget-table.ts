@@ -1,4 +1,4 @@
-import type { BudgetTableChild, BudgetTableRow } from "../../spec/validate/index.ts";
+import type { BudgetTableChild, BudgetTableRow } from "../../hank/validate/index.ts";
 import { palette, type RenderOptions } from "./style.ts";
 import { renderTable } from "./table.ts";
 

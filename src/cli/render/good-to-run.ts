@@ -1,4 +1,4 @@
-import type { HankSummary } from "../../spec/validate/index.ts";
+import type { HankSummary } from "../../hank/validate/index.ts";
 import { renderBox } from "./box.ts";
 import { palette, type RenderOptions } from "./style.ts";
 import { plural } from "./text.ts";

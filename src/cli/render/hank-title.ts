@@ -1,5 +1,5 @@
-import type { HankFile } from "../../spec/schema/index.ts";
-import type { HankSummary } from "../../spec/validate/index.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
+import type { HankSummary } from "../../hank/validate/index.ts";
 import { renderBox } from "./box.ts";
 import { palette, type RenderOptions } from "./style.ts";
 import { plural } from "./text.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { error, warning } from "../../spec/issues.ts";
+import { error, warning } from "../../hank/issues.ts";
 import { issueLocation, renderIssues } from "./issues.ts";
 
 describe("renderIssues", () => {

@@ -1,4 +1,4 @@
-import { formatJsonPath, type ValidationIssue } from "../../spec/issues.ts";
+import { formatJsonPath, type ValidationIssue } from "../../hank/issues.ts";
 import { type Palette, palette, type RenderOptions } from "./style.ts";
 import { wrapText } from "./text.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ResolvedModel } from "../../spec/models/index.ts";
-import type { HankFile } from "../../spec/schema/index.ts";
+import type { ResolvedModel } from "../../hank/models/index.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
 import { budgetText, renderPlanTree } from "./plan-tree.ts";
 
 const haiku: ResolvedModel = {

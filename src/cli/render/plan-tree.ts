@@ -1,5 +1,5 @@
-import type { ResolvedModel } from "../../spec/models/index.ts";
-import type { Codon, CodonBudget, ContainerBudget, HankFile, Loop } from "../../spec/schema/index.ts";
+import type { ResolvedModel } from "../../hank/models/index.ts";
+import type { Codon, CodonBudget, ContainerBudget, HankFile, Loop } from "../../hank/schema/index.ts";
 import { type Palette, palette, type RenderOptions } from "./style.ts";
 import { packParts, plural, wrapText } from "./text.ts";
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { renderEnvPassthrough } from "./env-passthrough.ts";
 import { renderGoodToRun } from "./good-to-run.ts";
 import { renderHeader } from "./header.ts";
-import { renderWidth, useColor } from "./style.ts";
+import { colorWanted, renderWidth } from "./style.ts";
 
 const plain = { color: false, width: 100 };
 
@@ -47,9 +47,9 @@ describe("report pieces", () => {
   });
 
   it("colours only a terminal without NO_COLOR, and caps the width at 120", () => {
-    assert.equal(useColor(true, {}), true);
-    assert.equal(useColor(true, { NO_COLOR: "" }), false);
-    assert.equal(useColor(false, {}), false);
+    assert.equal(colorWanted(true, {}), true);
+    assert.equal(colorWanted(true, { NO_COLOR: "" }), false);
+    assert.equal(colorWanted(false, {}), false);
     assert.equal(renderWidth(200), 120);
     assert.equal(renderWidth(60), 60);
     assert.equal(renderWidth(undefined), 80);

@@ -40,6 +40,6 @@ export function renderWidth(columns: number | undefined): number {
 }
 
 /** Colour is used only on a terminal, and never when NO_COLOR is set (any value, per no-color.org). */
-export function useColor(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
+export function colorWanted(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
   return isTTY && env.NO_COLOR === undefined;
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { error, warning } from "../../spec/issues.ts";
-import type { HankFile } from "../../spec/schema/index.ts";
-import type { ValidationReport } from "../../spec/validate/index.ts";
+import { error, warning } from "../../hank/issues.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
+import type { ValidationReport } from "../../hank/validate/index.ts";
 import { renderLoadFailure, renderValidationReport } from "./validation-report.ts";
 
 const runtime = { version: "0.1.0", platform: "linux", arch: "x64", nodeVersion: "v20.19.0" };

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from "../../spec/issues.ts";
-import { type BudgetTableRow, summarizeHank, type ValidationReport } from "../../spec/validate/index.ts";
+import type { ValidationIssue } from "../../hank/issues.ts";
+import { type BudgetTableRow, summarizeHank, type ValidationReport } from "../../hank/validate/index.ts";
 import { renderBudgetTable } from "./budget-table.ts";
 import { renderEnvPassthrough } from "./env-passthrough.ts";
 import { renderGoodToRun } from "./good-to-run.ts";

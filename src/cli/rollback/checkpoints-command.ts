@@ -10,8 +10,8 @@ import {
   readJournalLine,
 } from "../../engine/rollback/index.ts";
 import { executionLayout } from "../../workspace/execution-layout.ts";
-import type { CliIo } from "../run-cli.ts";
-import type { CheckpointsOptions } from "./parse-rollback-args.ts";
+import type { CliIo } from "../cli-io.ts";
+import type { CheckpointsOptions } from "./subcommand-command.ts";
 
 /**
  * `hankweave checkpoints -e <execution>`: the checkpoints of every run, oldest run first, marking those

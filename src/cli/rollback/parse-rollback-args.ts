@@ -1,36 +1,11 @@
 import { resolve } from "node:path";
 // The types module alone: parsing must not load the rollback machinery (`--help` stays light).
-import {
-  isRollbackCheckpointType,
-  type RollbackCheckpointType,
-} from "../../engine/rollback/rollback-types.ts";
+import { isRollbackCheckpointType } from "../../engine/rollback/rollback-types.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { findFlag } from "../flags.ts";
-import type { ParsedArgs } from "../parse-args.ts";
+import type { ParsedArgs } from "../parsed-args.ts";
 import { checkpointsHelp, rollbackHelp } from "./rollback-help.ts";
-
-/** `hankweave rollback <target> -e <execution> [--type <type>] [--restart] [run options]`. */
-export interface RollbackOptions {
-  /** As typed: a checkpoint id or prefix, a codon id, or `last-success`. */
-  readonly target: string;
-  /** With it, `target` is a codon id. */
-  readonly type?: RollbackCheckpointType;
-  /** Run the continuation at once (`rollback.completed.autoRestart`). */
-  readonly restart: boolean;
-  /** The run options (for the restart); `execution` is always set. */
-  readonly run: CliOptions & { readonly execution: string };
-}
-
-/** `hankweave checkpoints -e <execution> [--json]`. */
-export interface CheckpointsOptions {
-  readonly execution: string;
-  readonly json: boolean;
-}
-
-export type SubcommandCommand =
-  | { readonly kind: "rollback"; readonly options: RollbackOptions }
-  | { readonly kind: "checkpoints"; readonly options: CheckpointsOptions }
-  | { readonly kind: "subcommand-help"; readonly text: string };
+import type { RollbackOptions } from "./subcommand-command.ts";
 
 export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints"];
 

@@ -8,20 +8,20 @@ import {
   readJournalLine,
   rollbackExecution,
 } from "../../engine/rollback/index.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
 import { JournalWriter, writeSnapshot } from "../../journal/index.ts";
-import type { HankFile } from "../../spec/schema/index.ts";
+import { markCrashedRun } from "../../runner/mark-crashed-run.ts";
 import { readExecutionMeta } from "../../workspace/execution/index.ts";
 import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
 import { acquireLock } from "../../workspace/lock/index.ts";
+import type { CliIo } from "../cli-io.ts";
 import type { CliOptions } from "../cli-options.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { loadAndValidate } from "../run/load-and-validate.ts";
-import { markCrashedRun } from "../run/mark-crashed-run.ts";
 import { checkGit, type RunIo, runHankCommand } from "../run/run-command.ts";
-import type { CliIo } from "../run-cli.ts";
 import { archiveRestorer } from "./archive-restorer.ts";
-import type { RollbackOptions } from "./parse-rollback-args.ts";
 import { rollbackPrinter } from "./rollback-printer.ts";
+import type { RollbackOptions } from "./subcommand-command.ts";
 
 /**
  * `hankweave rollback <target> -e <execution>`: the composition root of a rollback. Opens the

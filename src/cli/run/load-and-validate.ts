@@ -1,8 +1,8 @@
-import { harnessProblem } from "../../harness/availability.ts";
-import { loadHankFile } from "../../spec/load.ts";
-import type { HankFile } from "../../spec/schema/index.ts";
-import type { ValidationReport } from "../../spec/validate/index.ts";
-import { budgetTable, validateHank } from "../../spec/validate/index.ts";
+import type { ValidationIssue } from "../../hank/issues.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
+import type { ValidationReport } from "../../hank/validate/index.ts";
+import { budgetTable } from "../../hank/validate/index.ts";
+import { loadValidatedHank } from "../../runner/index.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { displayPath } from "../display-path.ts";
 import type { RuntimeInfo } from "../render/header.ts";
@@ -20,9 +20,16 @@ export type LoadedHank =
     }
   | { readonly ok: false; readonly output: string };
 
+/** What the runner reports about a hank that cannot run: the file that failed and every issue. */
+export interface InvalidHank {
+  readonly hankPath: string;
+  readonly loadIssue?: ValidationIssue;
+  readonly report?: ValidationReport;
+}
+
 /**
- * Every run validates first (reference 1.9: "also run on every normal start"). An invalid hank prints the
- * same report as `--validate` and nothing is created.
+ * Every run validates first (also on every normal start). An invalid hank prints the same report as
+ * `--validate` and nothing is created.
  */
 export function loadAndValidate(
   options: CliOptions,
@@ -31,40 +38,48 @@ export function loadAndValidate(
   runtime: RuntimeInfo,
   render: RenderOptions,
 ): LoadedHank {
-  const loaded = loadHankFile(options.hankPath, cwd);
-  if (!loaded.ok) {
-    return {
-      ok: false,
-      output: renderLoadFailure(runtime, displayPath(options.hankPath, cwd), loaded.issue, render),
-    };
-  }
-  const report = validateHank(loaded.raw, {
-    hankPath: loaded.hankPath,
-    hankDir: loaded.hankDir,
+  const loaded = loadValidatedHank({
+    hank: options.hankPath,
+    cwd,
     env,
-    harnessProblem,
-    ...(options.model !== undefined && { modelOverride: options.model }),
+    ...(options.model !== undefined && { model: options.model }),
   });
-  if (!report.ok || report.hank === undefined) {
-    const shown = displayPath(loaded.hankPath, cwd);
-    const output = renderValidationReport(
-      {
-        runtime,
-        displayPath: shown,
-        runCommand: `hankweave --validate ${shown}`,
-        report,
-        budgetTable: report.hank === undefined ? [] : budgetTable(report.hank, report.models),
-      },
-      render,
-    );
-    return { ok: false, output };
+  if (loaded.ok) return loaded;
+  return { ok: false, output: renderInvalidHank(loaded, options.hankPath, cwd, runtime, render) };
+}
+
+/** The `--validate` report of a hank the runner refused as invalid. */
+export function renderInvalidHank(
+  invalid: InvalidHank,
+  given: string,
+  cwd: string,
+  runtime: RuntimeInfo,
+  render: RenderOptions,
+): string {
+  if (invalid.loadIssue !== undefined || invalid.report === undefined) {
+    const issue = invalid.loadIssue ?? missingIssue(given);
+    return renderLoadFailure(runtime, displayPath(given, cwd), issue, render);
   }
+  const { report } = invalid;
+  const shown = displayPath(invalid.hankPath, cwd);
+  return renderValidationReport(
+    {
+      runtime,
+      displayPath: shown,
+      runCommand: `hankweave --validate ${shown}`,
+      report,
+      budgetTable: report.hank === undefined ? [] : budgetTable(report.hank, report.models),
+    },
+    render,
+  );
+}
+
+function missingIssue(given: string): ValidationIssue {
   return {
-    ok: true,
-    hank: report.hank,
-    hankPath: loaded.hankPath,
-    hankDir: loaded.hankDir,
-    text: loaded.text,
-    report,
+    severity: "error",
+    code: "hank-unreadable",
+    path: [],
+    message: `The hank ${given} could not be loaded`,
+    hint: "Pass a hank .json file or a directory that contains hank.json.",
   };
 }

@@ -1,4 +1,4 @@
-import type { Allocation } from "../../spec/schema/index.ts";
+import type { Allocation } from "../../hank/schema/index.ts";
 import { remainingUsd, roundUsd, sumUsd } from "./dollars.ts";
 import type { ResolvedLimit } from "./types.ts";
 

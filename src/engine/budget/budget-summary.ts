@@ -1,4 +1,4 @@
-import type { Allocation } from "../../spec/schema/index.ts";
+import type { Allocation } from "../../hank/schema/index.ts";
 import type { CeilingValues } from "./ceiling.ts";
 import { roundUsd, sumUsd } from "./dollars.ts";
 import type { BudgetCurrency, BudgetExceeded, CodonLimits } from "./types.ts";

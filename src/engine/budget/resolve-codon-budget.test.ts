@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CodonBudget, ContainerBudget } from "../../spec/schema/index.ts";
+import type { CodonBudget, ContainerBudget } from "../../hank/schema/index.ts";
 import type { BudgetChild } from "./allocate-child.ts";
 import { type ResolveCodonBudgetInput, resolveCodonBudget } from "./resolve-codon-budget.ts";
 

@@ -1,4 +1,4 @@
-import type { CodonBudget, ContainerBudget } from "../../spec/schema/index.ts";
+import type { CodonBudget, ContainerBudget } from "../../hank/schema/index.ts";
 import { allocateChild, type BudgetChild, type DollarPool } from "./allocate-child.ts";
 import { type CeilingValues, effectiveCeiling } from "./ceiling.ts";
 import { roundUsd, sumUsd } from "./dollars.ts";

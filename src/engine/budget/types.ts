@@ -1,4 +1,4 @@
-import type { OnExceeded } from "../../spec/schema/index.ts";
+import type { OnExceeded } from "../../hank/schema/index.ts";
 
 /** The four things a budget can limit (reference 1.8). */
 export const BUDGET_CURRENCIES = ["cost", "duration", "outputTokens", "contextTokens"] as const;

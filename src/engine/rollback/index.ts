@@ -22,7 +22,7 @@ export {
   type RollbackAftermath,
   rollbackAftermath,
 } from "./pending-continuation.ts";
-export { checkpointGlobsOf, codonsUndone, finishedCodons, planAfterRollback } from "./plan-after-rollback.ts";
+export { checkpointGlobsOf, codonsUndone, planAfterRollback } from "./plan-after-rollback.ts";
 export {
   describeCheckpoint,
   type ResolvedTarget,

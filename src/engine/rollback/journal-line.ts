@@ -1,6 +1,6 @@
 import type { DataOf, JournaledEvent, RunState } from "../../journal/index.ts";
-import { forEachEvent, initialRunState, RunStateStore } from "../../journal/index.ts";
-import type { LoopReport } from "../../plan/index.ts";
+import { forEachEvent, initialRunState, RunStateStore, startsFresh } from "../../journal/index.ts";
+import { type LoopReport, loopReportOf } from "../../plan/index.ts";
 
 /** A loop report with the codon whose `codon.completed` it was journaled with (its producer). */
 export interface LineReport {
@@ -45,7 +45,7 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
           lastCompleted = event.data.codonId;
           break;
         case "loop.iteration.completed":
-          reports.push({ report: toReport(event.data), producer: lastCompleted });
+          reports.push({ report: loopReportOf(event.data), producer: lastCompleted });
           break;
         case "rollback.started":
           interrupted = event.data;
@@ -61,6 +61,7 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
           if (event.data.transitionType === "RunStarted") {
             interrupted = null;
             const { data } = event;
+            if (startsFresh(data.transition.data)) reports = [];
             steps.push({ kind: "run", runId: data.runId ?? data.resultingState.currentRunId ?? event.id });
           }
           break;
@@ -83,13 +84,4 @@ export async function readJournalLine(path: string): Promise<JournalLine> {
   const reader = createJournalLineReader();
   await forEachEvent(path, (event) => reader.add(event));
   return reader.line();
-}
-
-function toReport(data: DataOf<"loop.iteration.completed">): LoopReport {
-  return {
-    loopId: data.loopId,
-    iteration: data.iteration,
-    isFinal: data.isFinal,
-    ...(data.terminationReason !== undefined && { terminationReason: data.terminationReason }),
-  };
 }

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { HankFile } from "../../spec/schema/index.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
+import { finishedCodonIds } from "../../journal/index.ts";
 import { journalLineOf } from "./journal-line.ts";
-import { checkpointGlobsOf, codonsUndone, finishedCodons, planAfterRollback } from "./plan-after-rollback.ts";
+import { checkpointGlobsOf, codonsUndone, planAfterRollback } from "./plan-after-rollback.ts";
 import { codonDone, iterationDone, journalOf, runStarted } from "./test-journal.ts";
 
 const codon = (id: string, checkpointedFiles?: string[]) => ({
@@ -57,7 +58,7 @@ describe("codonsUndone", () => {
 describe("planAfterRollback", () => {
   it("keeps the loop iterations up to the target and plans the rest again", () => {
     const undone = codonsUndone(line.state, "x#1", "completed");
-    const finished = new Set([...finishedCodons(line.state)].filter((id) => !undone.includes(id)));
+    const finished = new Set([...finishedCodonIds(line.state)].filter((id) => !undone.includes(id)));
     const plan = planAfterRollback(hank, line.reports, undone, finished);
     assert.deepEqual(
       plan.entries.map((e) => e.runtimeId),
@@ -68,7 +69,7 @@ describe("planAfterRollback", () => {
 
   it("keeps a loop ended when the target is its last codon", () => {
     const undone = codonsUndone(line.state, "y#2", "completed");
-    const plan = planAfterRollback(hank, line.reports, undone, finishedCodons(line.state));
+    const plan = planAfterRollback(hank, line.reports, undone, finishedCodonIds(line.state));
     assert.equal(plan.loops.L?.terminated, true);
     assert.deepEqual(
       plan.entries.map((e) => e.runtimeId),

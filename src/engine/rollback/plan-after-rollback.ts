@@ -1,8 +1,8 @@
+import type { HankFile } from "../../hank/schema/index.ts";
 import type { RunState } from "../../journal/index.ts";
 import { codonIndex } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
 import { buildPlan, replayLoopReports } from "../../plan/index.ts";
-import type { HankFile } from "../../spec/schema/index.ts";
 import type { LineReport } from "./journal-line.ts";
 
 /** Checkpoint types whose state predates their codon: rolling back to them undoes the codon too. */
@@ -18,18 +18,6 @@ export function codonsUndone(state: RunState, codonId: string, checkpointType: s
   if (index === -1) return [];
   const keep = BEFORE_CODON.has(checkpointType) ? index : index + 1;
   return state.codons.slice(keep).map((codon) => codon.id);
-}
-
-/** Codons the state counts as done: completed, skipped, or failed and ignored (as the engine does). */
-export function finishedCodons(state: RunState): Set<string> {
-  return new Set(
-    state.codons
-      .filter(
-        (r) =>
-          r.status === "completed" || r.status === "skipped" || (r.status === "failed" && r.failureIgnored),
-      )
-      .map((r) => r.id),
-  );
 }
 
 /**

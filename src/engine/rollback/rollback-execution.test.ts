@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
 import type { Checkpointer } from "../../checkpoint/index.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
+import { validateHank } from "../../hank/validate/index.ts";
 import { JournalWriter } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
-import type { HankFile } from "../../spec/schema/index.ts";
-import { validateHank } from "../../spec/validate/index.ts";
 import {
   createFakeClock,
   type FakeClock,

@@ -1,10 +1,10 @@
 import type { CheckpointRecord, RestoreReport } from "../../checkpoint/index.ts";
 import { compileGlobs, runBranch } from "../../checkpoint/index.ts";
-import { codonIndex } from "../../journal/index.ts";
+import { codonIndex, finishedCodonIds } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
 import { archivesToRestore } from "./archive-selection.ts";
 import { checkpointThread, currentRunOf } from "./checkpoint-thread.ts";
-import { checkpointGlobsOf, codonsUndone, finishedCodons, planAfterRollback } from "./plan-after-rollback.ts";
+import { checkpointGlobsOf, codonsUndone, planAfterRollback } from "./plan-after-rollback.ts";
 import { type ResolvedTarget, resolveRollbackTarget } from "./resolve-target.ts";
 import type {
   ArchiveRestoreData,
@@ -186,7 +186,7 @@ async function restoreArchives(
 /** The plan after the rollback: the codons it undoes are no longer finished. */
 function rewrittenPlan(input: RollbackInput, deps: RollbackDeps, located: Located): ExecutionPlan {
   const undone = new Set(located.undone);
-  const finished = new Set([...finishedCodons(deps.sink.state())].filter((id) => !undone.has(id)));
+  const finished = new Set([...finishedCodonIds(deps.sink.state())].filter((id) => !undone.has(id)));
   return planAfterRollback(input.hank, input.line.reports, located.undone, finished);
 }
 

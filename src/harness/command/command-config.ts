@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { error, type JsonPath, type ValidationIssue } from "../../spec/issues.ts";
+import { error, type JsonPath, type ValidationIssue } from "../../hank/issues.ts";
 import { placeholderProblems } from "./expand-args.ts";
 
 /**

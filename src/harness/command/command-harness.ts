@@ -1,7 +1,7 @@
 import type { Harness, SessionModel } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { CommandConfig, NamedCommand } from "./command-config.ts";
-import { parseCommandModelId, resolveCommandModel } from "./command-model-id.ts";
+import { commandModelIdOf, parseCommandModelId, resolveCommandModel } from "./command-model-id.ts";
 import { type CommandHarnessDeps, runCommandSession } from "./run-command-session.ts";
 
 /** The `{model}` of a session: the model id's suffix (`command/<name>/<model>`), else the command's `model`. */
@@ -40,9 +40,7 @@ export function createCommandHarnesses(
   const built = new Map<string, Harness>();
   return {
     forModel(model) {
-      // Model resolution keeps `command/` in `requested` only (its id is `<name>[/<model>]`).
-      const id = parseCommandModelId(model.id) === undefined ? model.requested : model.id;
-      const resolved = resolveCommandModel(config, id);
+      const resolved = resolveCommandModel(config, commandModelIdOf(model));
       if (!resolved.ok) return undefined;
       const existing = built.get(resolved.command.name);
       if (existing !== undefined) return existing;

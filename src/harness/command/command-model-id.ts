@@ -21,6 +21,14 @@ export function parseCommandModelId(id: string): CommandModelId | undefined {
   return model === "" ? { name } : { name, model };
 }
 
+/**
+ * The command model id of a session's model. Model resolution keeps the `command/` prefix in
+ * `requested` only (its `id` is `<name>[/<model>]`); an id that still has the prefix is taken as is.
+ */
+export function commandModelIdOf(model: { readonly id: string; readonly requested: string }): string {
+  return parseCommandModelId(model.id) === undefined ? model.requested : model.id;
+}
+
 export type CommandModelResolution =
   | { readonly ok: true; readonly command: NamedCommand; readonly model: string | undefined }
   | { readonly ok: false; readonly message: string; readonly suggestions: readonly string[] };

@@ -15,6 +15,7 @@ export {
   COMMAND_MODEL_PREFIX,
   type CommandModelId,
   type CommandModelResolution,
+  commandModelIdOf,
   parseCommandModelId,
   resolveCommandModel,
 } from "./command-model-id.ts";

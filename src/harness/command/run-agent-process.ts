@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import type { TimerHandle } from "../../util/clock.ts";
 import type { HarnessClock } from "../harness-clock.ts";
 import type { ProcessExit } from "./decide-outcome.ts";
 
@@ -101,7 +102,7 @@ function createGroupStopper(
   graceMs: number,
   giveUp: () => void,
 ): GroupStopper {
-  const timers: unknown[] = [];
+  const timers: TimerHandle[] = [];
   let stopping = false;
   return {
     stop() {

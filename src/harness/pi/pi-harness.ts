@@ -1,4 +1,4 @@
-import { type ResolvedModel, resolveModel } from "../../spec/models/index.ts";
+import { type ResolvedModel, resolveModel } from "../../hank/models/index.ts";
 import type { Harness } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { PiHarnessOptions } from "./pi-options.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Api, Model } from "@mariozechner/pi-ai";
-import type { ResolvedModel } from "../../spec/models/index.ts";
+import type { ResolvedModel } from "../../hank/models/index.ts";
 import type { PiEndpoint } from "./endpoint-config.ts";
 import { buildPiModel, type ModelFacts, modelFacts, type PiModelList } from "./pi-model.ts";
 

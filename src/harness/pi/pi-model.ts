@@ -1,5 +1,5 @@
 import type { Api, KnownProvider, Model } from "@mariozechner/pi-ai";
-import type { ModelPricing, ReasoningEffort, ResolvedModel } from "../../spec/models/index.ts";
+import type { ModelPricing, ReasoningEffort, ResolvedModel } from "../../hank/models/index.ts";
 import type { SessionModel } from "../harness.ts";
 import type { PiEndpoint } from "./endpoint-config.ts";
 import type { PiSdk } from "./pi-sdk.ts";

@@ -1,4 +1,5 @@
-import type { ModelPricing, ResolvedModel } from "../../spec/models/index.ts";
+import type { ModelPricing, ResolvedModel } from "../../hank/models/index.ts";
+import type { Clock } from "../../util/clock.ts";
 
 /** The wire APIs a configured endpoint can speak: OpenAI Chat Completions or Anthropic Messages. */
 export const PI_ENDPOINT_APIS = ["openai-completions", "anthropic-messages"] as const;
@@ -32,9 +33,8 @@ export interface PiProviderConfig {
 }
 
 /** Time as the pi harness sees it (tool execution times); injected so tests control it. */
-export interface PiClock {
-  now(): number;
-}
+/** The pi harness only reads the time. */
+export type PiClock = Pick<Clock, "now">;
 
 export interface PiHarnessOptions {
   /**

@@ -16,14 +16,16 @@ export type PiSdkLoad =
   | { readonly ok: true; readonly sdk: PiSdk }
   | { readonly ok: false; readonly message: string };
 
-const AGENT_PACKAGE = "@mariozechner/pi-coding-agent";
+export const PI_AGENT_PACKAGE = "@mariozechner/pi-coding-agent";
 const AI_PACKAGE = "@mariozechner/pi-ai";
 /** The versions this harness was built and tested against. */
 export const PI_SUPPORTED_RANGE = "0.73.x";
 
+export const PI_INSTALL_COMMAND = `npm install ${PI_AGENT_PACKAGE}@0.73 ${AI_PACKAGE}@0.73`;
+
 export const PI_INSTALL_HINT =
-  `The pi harness needs the optional packages ${AGENT_PACKAGE} and ${AI_PACKAGE} (${PI_SUPPORTED_RANGE}). ` +
-  `Install them with: npm install ${AGENT_PACKAGE}@0.73 ${AI_PACKAGE}@0.73`;
+  `The pi harness needs the optional packages ${PI_AGENT_PACKAGE} and ${AI_PACKAGE} (${PI_SUPPORTED_RANGE}). ` +
+  `Install them with: ${PI_INSTALL_COMMAND}`;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -60,7 +62,7 @@ function packageVersion(entryUrl: string): string {
 export function checkPiAvailable(): PiAvailability {
   try {
     import.meta.resolve(AI_PACKAGE);
-    const version = packageVersion(import.meta.resolve(AGENT_PACKAGE));
+    const version = packageVersion(import.meta.resolve(PI_AGENT_PACKAGE));
     return { ok: true, version, supported: version.startsWith("0.73.") };
   } catch (error) {
     return { ok: false, message: `${PI_INSTALL_HINT} (${errorText(error)})` };

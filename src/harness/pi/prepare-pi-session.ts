@@ -1,6 +1,6 @@
 import type { Api, Model } from "@mariozechner/pi-ai";
 import type { SessionManager } from "@mariozechner/pi-coding-agent";
-import type { ResolvedModel } from "../../spec/models/index.ts";
+import type { ResolvedModel } from "../../hank/models/index.ts";
 import type { SessionRequest } from "../harness.ts";
 import { endpointEnvPrefix, endpointFor } from "./endpoint-config.ts";
 import { buildPiModel, modelFacts, piModelList } from "./pi-model.ts";

@@ -1,6 +1,6 @@
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { AgentSession } from "@mariozechner/pi-coding-agent";
-import type { ResolvedModel } from "../../spec/models/index.ts";
+import type { ResolvedModel } from "../../hank/models/index.ts";
 import { isContextOverflow } from "../classify-failure.ts";
 import { ALL_COMPLETED } from "../end-reason.ts";
 import type { HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { TimerHandle } from "../../util/clock.ts";
 import type { HarnessClock } from "../harness-clock.ts";
 
 /** Output kept per command; the rest is dropped with a note, so a chatty command cannot eat memory. */
@@ -36,7 +37,7 @@ export function runCommand(command: string, options: CommandOptions): Promise<Co
     let size = 0;
     let aborted = false;
     let spawnError: string | undefined;
-    let killTimer: unknown;
+    let killTimer: TimerHandle | undefined;
     const child = spawn("bash", ["-c", command], {
       cwd: options.cwd,
       env: { ...options.env },

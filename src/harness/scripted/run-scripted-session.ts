@@ -4,7 +4,7 @@ import { defaultUsage, usageStep } from "./context-steps.ts";
 import { formatScriptErrors, parseScript } from "./parse-script.ts";
 import { runScriptStep } from "./run-script-step.ts";
 import type { ScriptStep } from "./script-step.ts";
-import type { ScriptedHarnessOptions } from "./scripted-options.ts";
+import type { ResolvedScriptedOptions } from "./scripted-options.ts";
 import {
   abortedStop,
   abortReason,
@@ -24,7 +24,7 @@ const NO_TOTALS = { inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cac
  */
 export async function runScriptedSession(
   request: SessionRequest,
-  options: ScriptedHarnessOptions,
+  options: ResolvedScriptedOptions,
   sessions: SessionStore,
   emit: (event: HarnessEvent) => void,
 ): Promise<SessionOutcome> {

@@ -1,13 +1,13 @@
 import type { EndReason } from "../end-reason.ts";
 import type { FailureReason } from "../failure-reason.ts";
 import type { HarnessEvent, SessionRequest, SessionTotals } from "../harness.ts";
-import type { ScriptedHarnessOptions } from "./scripted-options.ts";
+import type { ResolvedScriptedOptions } from "./scripted-options.ts";
 import type { ScriptedSessionState } from "./session-store.ts";
 
 /** The mutable state of one scripted turn (one prompt, run from its first directive to a stop). */
 export interface ScriptedTurn {
   readonly request: SessionRequest;
-  readonly options: ScriptedHarnessOptions;
+  readonly options: ResolvedScriptedOptions;
   readonly session: ScriptedSessionState;
   readonly emit: (event: HarnessEvent) => void;
   /** Characters the "model" produced: text, thinking and tool-call arguments (for the default usage). */
@@ -34,7 +34,7 @@ export type TurnStop =
 
 export function createTurn(
   request: SessionRequest,
-  options: ScriptedHarnessOptions,
+  options: ResolvedScriptedOptions,
   session: ScriptedSessionState,
   emit: (event: HarnessEvent) => void,
 ): ScriptedTurn {

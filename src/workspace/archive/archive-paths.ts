@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { checkWorkspaceGlob } from "../../spec/refs.ts";
+import { checkWorkspaceGlob } from "../../hank/refs.ts";
 import type { ExecutionLayout } from "../execution-layout.ts";
 import {
   fsErrorText,
@@ -206,8 +206,14 @@ function announce(
   const failures = failedPaths.length === 0 ? "" : ` (${failedPaths.length} failed)`;
   info(deps, `Archived ${files} for ${owner} to ${archiveDir}/${failures}`);
   const { codonId } = input;
-  if (failedPaths.length === 0) deps.emit({ type: "archive.completed", data: { codonId, archivedPaths } });
-  else deps.emit({ type: "archive.partial", data: { codonId, archivedPaths, failedPaths } });
+  const paths = [...archivedPaths];
+  if (failedPaths.length === 0)
+    deps.emit({ type: "archive.completed", data: { codonId, archivedPaths: paths } });
+  else
+    deps.emit({
+      type: "archive.partial",
+      data: { codonId, archivedPaths: paths, failedPaths: [...failedPaths] },
+    });
 }
 
 function info(deps: ArchivePathsDeps, message: string): void {

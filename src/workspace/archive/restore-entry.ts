@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { dirname } from "node:path/posix";
-import { checkWorkspaceGlob } from "../../spec/refs.ts";
+import { checkWorkspaceGlob } from "../../hank/refs.ts";
 import { DATA_LINK_NAME, type ExecutionLayout, STATE_DIR_NAME } from "../execution-layout.ts";
 import {
   fsErrorCode,

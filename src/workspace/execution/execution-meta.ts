@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { errorCode, isNotFound } from "./fs-errors.ts";
 
 /**

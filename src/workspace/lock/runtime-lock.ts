@@ -1,7 +1,8 @@
 import { mkdirSync, unlinkSync } from "node:fs";
 import { hostname as osHostname } from "node:os";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../execution/atomic-write.ts";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
+import type { Clock } from "../../util/clock.ts";
 import { errorCode } from "../execution/fs-errors.ts";
 import { createExclusive, moveAside, readText } from "./lock-files.ts";
 import {
@@ -17,11 +18,7 @@ import {
 } from "./lock-record.ts";
 
 /** The clock the heartbeat runs on; the engine's `Clock` fits it. */
-export interface LockClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): { readonly id: number };
-  clearTimeout(handle: { readonly id: number }): void;
-}
+export type LockClock = Clock;
 
 export interface AcquireLockOptions {
   readonly pid: number;

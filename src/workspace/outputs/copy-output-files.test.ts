@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
-import type { OutputFileGroup } from "../../spec/schema/index.ts";
+import type { OutputFileGroup } from "../../hank/schema/index.ts";
 import { createFakeClock } from "../process/test-support.ts";
 import { copyOutputFiles } from "./copy-output-files.ts";
 import type { CopyOutputFilesInput, OutputEvent } from "./output-types.ts";

@@ -1,6 +1,6 @@
 import { mkdir, realpath } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import type { OutputFileGroup } from "../../spec/schema/index.ts";
+import type { OutputFileGroup } from "../../hank/schema/index.ts";
 import { unixSecondsOf } from "./conflict-name.ts";
 import { fsErrorText } from "./fs-error-text.ts";
 import type {

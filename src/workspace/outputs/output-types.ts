@@ -1,4 +1,4 @@
-import type { OutputFileGroup } from "../../spec/schema/index.ts";
+import type { OutputFileGroup } from "../../hank/schema/index.ts";
 import type { ProcessClock } from "../process/process-clock.ts";
 
 /**

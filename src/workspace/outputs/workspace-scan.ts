@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { compileGlobs, type GlobSet } from "../../checkpoint/glob-set.ts";
-import { checkWorkspaceGlob } from "../../spec/refs.ts";
+import { checkWorkspaceGlob } from "../../hank/refs.ts";
+import { compileGlobs, type GlobSet } from "../../util/glob-set.ts";
 import { DATA_LINK_NAME, STATE_DIR_NAME } from "../execution-layout.ts";
 import { fsErrorText } from "./fs-error-text.ts";
 

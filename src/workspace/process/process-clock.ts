@@ -1,10 +1,4 @@
-/**
- * Time as the process wrapper and the rig runner see it: injected, so tests drive timers by hand and
- * never sleep. The engine's `Clock` and the scripted agent's clock both fit this shape.
- */
-export interface ProcessClock {
-  /** Milliseconds since the epoch (or any fixed origin; only differences are used). */
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import type { Clock } from "../../util/clock.ts";
+
+/** Time as the process wrapper and the rig runner see it: the runtime's one clock, injected. */
+export type ProcessClock = Clock;

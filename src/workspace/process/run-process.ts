@@ -1,6 +1,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
+import type { TimerHandle } from "../../util/clock.ts";
 import { killGroup } from "./kill-group.ts";
 import { createOutputSink, type OutputSink, type OutputStream } from "./output-sink.ts";
 import type { ProcessClock } from "./process-clock.ts";
@@ -106,7 +107,7 @@ interface Timers {
 }
 
 function createTimers(clock: ProcessClock): Timers {
-  const handles: unknown[] = [];
+  const handles: TimerHandle[] = [];
   return {
     after: (ms, callback) => void handles.push(clock.setTimeout(callback, ms)),
     clearAll: () => {

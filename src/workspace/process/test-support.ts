@@ -20,10 +20,10 @@ export function createFakeClock(start = 0): FakeClock {
     setTimeout(callback, ms) {
       const handle = nextHandle++;
       timers.set(handle, { at: now + ms, callback });
-      return handle;
+      return { id: handle };
     },
     clearTimeout(handle) {
-      if (typeof handle === "number") timers.delete(handle);
+      timers.delete(handle.id);
     },
     advance(ms) {
       const until = now + ms;

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore-rules.ts";
+import { type IgnoreRule, isIgnored, parseGitignore } from "../../util/gitignore-rules.ts";
 
 /** Used when the hank directory has no `.gitignore` of its own. */
 export const DEFAULT_COPY_IGNORES: readonly string[] = ["node_modules/", "dist/", "*.log"];

@@ -1,3 +1,4 @@
+import type { TimerHandle } from "../../util/clock.ts";
 import type { ProcessClock } from "../process/process-clock.ts";
 
 /** At most one `rig.output` event per stream per this many milliseconds (reference 1.5). */
@@ -23,7 +24,7 @@ export function createOutputThrottle(
 ): OutputThrottle {
   let lastEmitAt: number | null = null;
   let waiting: string[] = [];
-  let timer: unknown = null;
+  let timer: TimerHandle | null = null;
   const send = (text: string): void => {
     lastEmitAt = clock.now();
     emit(text);

@@ -1,8 +1,8 @@
 import { lstatSync } from "node:fs";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { checkCopySource, checkWorkspaceTarget, quotePath } from "../../spec/refs.ts";
-import type { CopyRigOp } from "../../spec/schema/index.ts";
+import { checkCopySource, checkWorkspaceTarget, quotePath } from "../../hank/refs.ts";
+import type { CopyRigOp } from "../../hank/schema/index.ts";
 import { loadCopyExclusions } from "./copy-exclusions.ts";
 import { copyTree } from "./copy-tree.ts";
 import type { RigOpOutcome } from "./rig-op-outcome.ts";

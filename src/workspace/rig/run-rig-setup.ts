@@ -1,4 +1,4 @@
-import type { RigOp } from "../../spec/schema/index.ts";
+import type { RigOp } from "../../hank/schema/index.ts";
 import type { ProcessClock } from "../process/process-clock.ts";
 import { runCommandOp } from "./rig-command-op.ts";
 import { runCopyOp } from "./rig-copy-op.ts";

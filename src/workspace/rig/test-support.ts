@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { RigOp } from "../../spec/schema/index.ts";
+import type { RigOp } from "../../hank/schema/index.ts";
 import { createFakeClock, type FakeClock, tempDir } from "../process/test-support.ts";
 import type { RigEvent } from "./rig-events.ts";
 import { type RigSetupInput, type RigSetupResult, runRigSetup } from "./run-rig-setup.ts";

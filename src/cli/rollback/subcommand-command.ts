@@ -1,0 +1,29 @@
+// The types module alone: parsing must not load the rollback machinery (`--help` stays light).
+import type { RollbackCheckpointType } from "../../engine/rollback/rollback-types.ts";
+import type { CliOptions } from "../cli-options.ts";
+
+// What the subcommands take, apart from their parser and their commands: parsed-args.ts, the parser
+// and the command modules all name these types without importing one another.
+
+/** `hankweave rollback <target> -e <execution> [--type <type>] [--restart] [run options]`. */
+export interface RollbackOptions {
+  /** As typed: a checkpoint id or prefix, a codon id, or `last-success`. */
+  readonly target: string;
+  /** With it, `target` is a codon id. */
+  readonly type?: RollbackCheckpointType;
+  /** Run the continuation at once (`rollback.completed.autoRestart`). */
+  readonly restart: boolean;
+  /** The run options (for the restart); `execution` is always set. */
+  readonly run: CliOptions & { readonly execution: string };
+}
+
+/** `hankweave checkpoints -e <execution> [--json]`. */
+export interface CheckpointsOptions {
+  readonly execution: string;
+  readonly json: boolean;
+}
+
+export type SubcommandCommand =
+  | { readonly kind: "rollback"; readonly options: RollbackOptions }
+  | { readonly kind: "checkpoints"; readonly options: CheckpointsOptions }
+  | { readonly kind: "subcommand-help"; readonly text: string };

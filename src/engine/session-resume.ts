@@ -1,0 +1,53 @@
+import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
+import { findPrevious } from "../plan/index.ts";
+import type { ResumeTarget } from "./attempt-types.ts";
+import type { EventSink } from "./event-sink.ts";
+
+export interface ResumeQuery {
+  readonly plan: ExecutionPlan;
+  readonly entry: PlannedCodon;
+  /** The entry before `entry` when the driver knows it (the cursor), to avoid a scan. */
+  readonly previousHint?: PlannedCodon | undefined;
+  readonly sink: EventSink;
+  readonly exhaustedSessions: ReadonlySet<string>;
+}
+
+/**
+ * `continue-previous`: the session of the planned codon before this one, unless there is none or its
+ * context is used up. A first codon has no previous session: it starts fresh (what the validator
+ * promises), which is not a problem.
+ */
+export function previousSession(query: ResumeQuery): ResumeTarget | undefined {
+  const { entry } = query;
+  const previous = query.previousHint ?? findPrevious(query.plan, entry.runtimeId);
+  if (previous === undefined) return undefined;
+  return sessionOf(query, previous);
+}
+
+/**
+ * A loop codon that keeps its own session across iterations: the session of the same codon in the
+ * previous iteration, when it ran. The first iteration starts fresh.
+ */
+export function ownPreviousSession(query: ResumeQuery): ResumeTarget | undefined {
+  const placement = query.entry.loop;
+  if (placement === undefined || placement.iteration === 0) return undefined;
+  const earlier = query.plan.entries.find(
+    (candidate) =>
+      candidate.configId === query.entry.configId &&
+      candidate.loop?.loopId === placement.loopId &&
+      candidate.loop.iteration === placement.iteration - 1,
+  );
+  if (earlier === undefined) return undefined;
+  return sessionOf(query, earlier);
+}
+
+function sessionOf(query: ResumeQuery, source: PlannedCodon): ResumeTarget {
+  const id = query.entry.runtimeId;
+  const from = source.runtimeId;
+  const sessionId = query.sink.codon(from)?.sessionId ?? null;
+  if (sessionId === null) return { problem: `Codon ${id} continues ${from}, which has no session to resume` };
+  if (query.exhaustedSessions.has(sessionId)) {
+    return { problem: `Codon ${id} cannot continue ${from}: that session's context is exhausted` };
+  }
+  return { sessionId };
+}

@@ -1,0 +1,25 @@
+import { join } from "node:path";
+import type { HarnessDescriptor } from "../descriptor.ts";
+import { createScriptedHarness } from "./scripted-harness.ts";
+
+/**
+ * The offline scripted agent: `scripted` and `scripted/<name>`. It needs no SDK and no credentials,
+ * so its self-test always passes. Sessions persist in the execution's state directory, so a resumed
+ * execution can continue them.
+ */
+export const scriptedDescriptor: HarnessDescriptor = {
+  kind: "scripted",
+  displayName: "scripted",
+  idPrefix: "scripted",
+  providers: ["scripted"],
+  // No reference default exists for an in-process agent; the Claude figure is used.
+  defaultIdleTimeoutSeconds: 180,
+  availability: () => undefined,
+  selfTest: () => undefined,
+  create: (_model, context) =>
+    createScriptedHarness({
+      clock: context.clock,
+      newId: context.newId,
+      sessionFile: join(context.stateDir, "scripted-sessions.jsonl"),
+    }),
+};

@@ -1,0 +1,115 @@
+import type { Checkpointer } from "../checkpoint/index.ts";
+import type { EventListener, LoopStopPredicate } from "../engine/index.ts";
+import type { RunOutcome } from "../events/run-outcome.ts";
+import type { ValidationIssue } from "../hank/issues.ts";
+import type { ValidationReport } from "../hank/validate/index.ts";
+import type { RunState } from "../journal/index.ts";
+import type { ExecutionPlan } from "../plan/index.ts";
+import type { Clock } from "../util/clock.ts";
+import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+
+/**
+ * What a caller (the CLI, the test kit, the bench, a library user, later the server and the daemon)
+ * asks of one execution. Only `hank` is required; every other field has the CLI's default.
+ */
+export interface ExecutionOptions {
+  /** A hank .json file or a directory holding hank.json, absolute or relative to `cwd`. */
+  readonly hank: string;
+  /** The data source (linked read-only into the workspace). Default: the hank's directory. */
+  readonly data?: string;
+  /** Default: `process.cwd()`. */
+  readonly cwd?: string;
+  /** The runtime's environment; agents get it with the HANKWEAVE_ overlay. Default: `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Every codon's model (`-m`), e.g. `scripted` for an offline dry run. */
+  readonly model?: string;
+  /** An execution directory to resume (`-e`). Default: the latest execution of this hank and data. */
+  readonly execution?: string;
+  readonly startNew?: boolean;
+  /**
+   * Start a new run from the first codon even when this execution has run (or finished) before: a
+   * Loop's next generation. The workspace carries over; the earlier runs' codons do not count for it.
+   */
+  readonly newRun?: boolean;
+  readonly force?: boolean;
+  readonly yes?: boolean;
+  /** Copy the data into the workspace instead of linking it. */
+  readonly copy?: boolean;
+  /**
+   * Answers a yes/no question about the execution (an edited hank on the same data...). Default: no
+   * question can be answered, so such a start fails closed with a message saying which flag decides.
+   */
+  readonly confirm?: (question: string, timeoutMs: number) => Promise<boolean>;
+  /** No client can answer a parked run; a retriable failure under `abort` fails it. Default: true. */
+  readonly headless?: boolean;
+  readonly maxCostUsd?: number;
+  readonly maxTimeSeconds?: number;
+  readonly idleTimeoutSeconds?: number;
+  /** Where `outputFiles` go (absolute); outputs are skipped without it. */
+  readonly outputDir?: string;
+  readonly overwriteOutput?: boolean;
+  readonly ignoreRigFailures?: boolean;
+  /** Cancels the run: the current session is stopped and the run ends `aborted`. */
+  readonly signal?: AbortSignal;
+  /** Default: the system clock. */
+  readonly clock?: Clock;
+  /** Run ids. Default: random UUIDs. */
+  readonly newId?: () => string;
+  /** Caller-supplied loop stop rules, tried after the built-in ones (see `LoopStopPredicate`). */
+  readonly stopRules?: readonly LoopStopPredicate[];
+  /**
+   * Loop codons (by config id) that resume their own session of the previous iteration rather than
+   * start a fresh one: a reviewer that remembers what it already said.
+   */
+  readonly continueOwnSession?: readonly string[];
+  /** Called inline after every journaled event (the progress printer); must be fast. */
+  readonly listeners?: readonly EventListener[];
+  /** The workspace checkpoints. Default: the git store inside the execution. */
+  readonly checkpointer?: (layout: ExecutionLayout, clock: Clock) => Checkpointer;
+  /**
+   * Called once the execution directory is open and locked, before the run starts, with what opening
+   * it noticed (a resumed execution, a replaced data link...): the CLI prints them.
+   */
+  readonly onOpened?: (layout: ExecutionLayout, notes: readonly string[]) => void;
+  /** The port of the server that serves this run, written into `runtime.lock` so `--attach` finds it. */
+  readonly port?: number;
+  /** Written into execution-meta.json: the runtime version and the command line that started it. */
+  readonly runtime?: { readonly version: string; readonly argv: readonly string[] };
+}
+
+/** How a request for an execution ended. `exitCode` is what a CLI process exits with. */
+export type ExecutionResult =
+  | {
+      /** The hank could not be loaded or is invalid; nothing was created. */
+      readonly kind: "invalid";
+      readonly exitCode: 1;
+      readonly hankPath: string;
+      readonly loadIssue?: ValidationIssue;
+      readonly position?: { readonly line: number; readonly column: number; readonly offset: number };
+      readonly report?: ValidationReport;
+    }
+  | {
+      /** The run could not start (git missing, self-test, execution refused, lock held...). */
+      readonly kind: "refused";
+      readonly exitCode: 1;
+      readonly message: string;
+      readonly layout?: ExecutionLayout;
+    }
+  | {
+      /** The execution had already completed every codon. */
+      readonly kind: "nothing-to-do";
+      readonly exitCode: 0;
+      readonly layout: ExecutionLayout;
+      readonly state: RunState;
+      readonly message: string;
+    }
+  | {
+      readonly kind: "ran";
+      readonly exitCode: 0 | 1;
+      readonly layout: ExecutionLayout;
+      readonly runId: string;
+      readonly outcome: RunOutcome;
+      readonly message: string;
+      readonly state: RunState;
+      readonly plan: ExecutionPlan;
+    };

@@ -1,0 +1,86 @@
+import { readJournalLine } from "../engine/rollback/index.ts";
+import type { HankFile } from "../hank/schema/index.ts";
+import type { JournaledEvent, LoadedRunState, RunState } from "../journal/index.ts";
+import { finishedCodonIds, readSince, startsFresh } from "../journal/index.ts";
+import type { ExecutionPlan, LoopReport } from "../plan/index.ts";
+import {
+  buildPlan,
+  isPlanFinished,
+  loopReportOf,
+  parseExecutionPlan,
+  reopenLoop,
+  replayLoopReports,
+  unresolvedEntries,
+} from "../plan/index.ts";
+
+function isFreshStart(event: JournaledEvent): boolean {
+  return (
+    event.type === "state.transition" &&
+    event.data.transitionType === "RunStarted" &&
+    startsFresh(event.data.transition.data)
+  );
+}
+
+/** Where a start picks up: a fresh plan, the saved plan caught up with the journal, or nothing to do. */
+export type ResumePoint =
+  | { readonly kind: "fresh"; readonly plan: ExecutionPlan }
+  | { readonly kind: "continue"; readonly plan: ExecutionPlan }
+  | { readonly kind: "done"; readonly plan: ExecutionPlan }
+  | { readonly kind: "invalid"; readonly message: string };
+
+/**
+ * The plan to continue from. The snapshot's plan is consistent with the snapshot's run state; loop
+ * reports journaled after it (a crash between the journal write and the snapshot) are replayed onto it.
+ * Without a usable snapshot, or after a rollback the snapshot missed, the plan is rebuilt from the hank
+ * and the loop reports of the journal's current line.
+ */
+async function recoverPlan(hank: HankFile, loaded: LoadedRunState, journalPath: string): Promise<unknown> {
+  const reports: LoopReport[] = [];
+  const saved = loaded.snapshot?.executionPlan;
+  if (loaded.source === "snapshot+journal" && saved !== undefined && loaded.snapshot !== null) {
+    const parsed = parseExecutionPlan(saved);
+    if (!parsed.ok) return saved;
+    const since = readSince(journalPath, loaded.snapshot.runState.lastSeq).events;
+    // A rollback journaled after the snapshot rewrote the plan: rebuild it from the journal below.
+    if (!since.some((event) => event.type === "rollback.completed" || isFreshStart(event))) {
+      for (const event of since) {
+        if (event.type === "loop.iteration.completed") reports.push(loopReportOf(event.data));
+      }
+      return replayLoopReports(parsed.plan, reports, finishedCodonIds(loaded.state));
+    }
+  }
+  // The loop reports of the current line: a rollback drops those of the codons it undid.
+  const line = await readJournalLine(journalPath);
+  const onLine = line.reports.map((r) => r.report);
+  return replayLoopReports(buildPlan(hank), onLine, finishedCodonIds(loaded.state));
+}
+
+/**
+ * Decides from the journal's run state and the recovered plan. The plan is the authority on loop
+ * progress; codons count as finished only when the journal says so.
+ */
+export async function resumePoint(
+  hank: HankFile,
+  state: RunState,
+  loaded: LoadedRunState,
+  journalPath: string,
+): Promise<ResumePoint> {
+  if (state.runs.length === 0) return { kind: "fresh", plan: buildPlan(hank) };
+  const parsed = parseExecutionPlan(await recoverPlan(hank, loaded, journalPath));
+  if (!parsed.ok)
+    return { kind: "invalid", message: `The saved execution plan is unreadable: ${parsed.message}` };
+  const missing = unresolvedEntries(hank, parsed.plan.entries);
+  if (missing.length > 0) {
+    return {
+      kind: "invalid",
+      message: `The hank no longer matches this execution (missing: ${missing.map((e) => e.runtimeId).join(", ")}). Use --start-new to run it fresh.`,
+    };
+  }
+  // A loop that ended on a codon's failure is reopened: that codon runs again and the loop carries on.
+  let plan = parsed.plan;
+  for (const [loopId, status] of Object.entries(plan.loops)) {
+    if (status.endCause === "failure") plan = reopenLoop(plan, loopId);
+  }
+  if (isPlanFinished(plan, finishedCodonIds(state))) return { kind: "done", plan };
+  return { kind: "continue", plan };
+}

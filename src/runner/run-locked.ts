@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import type { Checkpointer } from "../checkpoint/index.ts";
+import type { EventSink } from "../engine/index.ts";
+import {
+  AFTERMATH_TAIL_EVENTS,
+  continuationIds,
+  interruptedRollbackMessage,
+  rollbackAftermath,
+} from "../engine/index.ts";
+import type { CommandConfig } from "../harness/command/index.ts";
+import { JournalWriter, loadRunState, type RunState, readTail, writeSnapshot } from "../journal/index.ts";
+import { buildPlan } from "../plan/index.ts";
+import type { Clock } from "../util/clock.ts";
+import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
+import type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
+import { createHarnesses } from "./harnesses.ts";
+import type { LoadedHank } from "./load-hank.ts";
+import { markCrashedRun } from "./mark-crashed-run.ts";
+import { resumePoint } from "./resume-point.ts";
+import type { RunChannels } from "./run-channels.ts";
+import { openRunSink, runWorkspace } from "./run-workspace.ts";
+import { createWorkspaceHooks } from "./workspace-hooks.ts";
+
+export interface LockedRun {
+  readonly options: ExecutionOptions;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clock: Clock;
+  readonly layout: ExecutionLayout;
+  readonly loaded: Extract<LoadedHank, { ok: true }>;
+  readonly channels: RunChannels;
+  readonly staleRunId: string | undefined;
+  readonly checkpointer: Checkpointer;
+  readonly commands?: CommandConfig;
+}
+
+/**
+ * The part of a run that holds the execution's lock: rebuild the state from the journal, recover a
+ * crash, finish or refuse a half-done rollback, find where to resume, run the engine with the
+ * workspace hooks, and leave a snapshot of how the run ended.
+ */
+export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
+  const { layout } = run;
+  const restored = await loadRunState(layout.stateDir, { journalPath: layout.eventsPath });
+  const writer = JournalWriter.open(layout.eventsPath);
+  try {
+    const sink = openRunSink({
+      store: writer,
+      initialState: restored.state,
+      channels: run.channels,
+      ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
+    });
+    recoverCrash(sink, run);
+    // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
+    const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);
+    if (aftermath.kind === "interrupted") {
+      return refused(interruptedRollbackMessage(aftermath.rollback, layout.executionDir), layout);
+    }
+    const point =
+      run.options.newRun === true
+        ? { kind: "fresh" as const, plan: buildPlan(run.loaded.hank) }
+        : await resumePoint(run.loaded.hank, sink.state(), restored, layout.eventsPath);
+    if (point.kind === "invalid") return refused(point.message, layout);
+    if (point.kind === "done" && latestRunCompleted(sink.state())) {
+      // A kill after RunCompleted can leave state.json behind the journal; catch it up.
+      if (restored.snapshot?.runState.lastSeq !== sink.state().lastSeq) {
+        writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: point.plan });
+      }
+      return {
+        kind: "nothing-to-do",
+        exitCode: 0,
+        layout,
+        state: sink.state(),
+        message: `Resumed completed execution ${layout.executionDir} — nothing to do. All codons already completed. Use --start-new to run fresh.`,
+      };
+    }
+    const runNewId = continuationIds(
+      aftermath.kind === "continuation" ? aftermath.runId : undefined,
+      runIds(run),
+    );
+    const result = await runWorkspace({
+      hank: run.loaded.hank,
+      hankDir: run.loaded.hankDir,
+      models: run.loaded.report.models,
+      agentRoot: layout.agentRoot,
+      env: run.env,
+      options: engineOptions(run.options),
+      ...(point.kind !== "fresh" && { plan: point.plan }),
+      ...(run.options.stopRules !== undefined && { stopRules: run.options.stopRules }),
+      ...(run.options.continueOwnSession !== undefined && {
+        continueOwnSession: run.options.continueOwnSession,
+      }),
+      clock: run.clock,
+      newId: runNewId,
+      sink,
+      harnesses: createHarnesses({
+        clock: run.clock,
+        layout,
+        ...(run.commands !== undefined && { commands: run.commands }),
+      }),
+      hooks: createWorkspaceHooks({
+        layout,
+        hankDir: run.loaded.hankDir,
+        processEnv: run.env,
+        sink,
+        clock: run.clock,
+        checkpointer: run.checkpointer,
+        ignoreRigFailures: run.options.ignoreRigFailures ?? false,
+        hank: run.loaded.hank,
+        ...(run.options.outputDir !== undefined && { outputDir: run.options.outputDir }),
+        overwriteOutput: run.options.overwriteOutput ?? false,
+      }),
+      channels: run.channels,
+      signal: run.options.signal ?? new AbortController().signal,
+    });
+    // The run's closing events come after the last codon boundary: snapshot them too, so state.json
+    // shows how the run ended without a replay.
+    writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: result.plan });
+    return {
+      kind: "ran",
+      exitCode: result.exitCode,
+      layout,
+      runId: result.runId,
+      outcome: result.status,
+      message: result.message,
+      state: sink.state(),
+      plan: result.plan,
+    };
+  } finally {
+    writer.close();
+  }
+}
+
+/** Marks a run the journal still shows as running (its process died) and clears git's stale locks. */
+function recoverCrash(sink: EventSink, run: LockedRun): void {
+  markCrashedRun(sink, run.staleRunId);
+  const staleLocks = clearStaleGitLocks(run.layout.checkpointGitDir);
+  if (staleLocks.length > 0) {
+    sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
+  }
+}
+
+function engineOptions(options: ExecutionOptions) {
+  return {
+    headless: options.headless ?? true,
+    ...(options.maxCostUsd !== undefined && { maxCostUsd: options.maxCostUsd }),
+    ...(options.maxTimeSeconds !== undefined && { maxTimeSeconds: options.maxTimeSeconds }),
+    ...(options.idleTimeoutSeconds !== undefined && { idleTimeoutSeconds: options.idleTimeoutSeconds }),
+  };
+}
+
+function runIds(run: LockedRun): () => string {
+  return run.options.newId ?? randomUUID;
+}
+
+/**
+ * Every codon is finished, but "nothing to do" holds only when the latest run recorded its completion:
+ * a process killed after its last codon and before `RunCompleted` left a crashed run, and a new run
+ * (with nothing left to execute) closes the execution with its budget summary and `RunCompleted`.
+ */
+function latestRunCompleted(state: RunState): boolean {
+  return state.runs[state.runs.length - 1]?.status === "completed";
+}
+
+function refused(message: string, layout: ExecutionLayout): ExecutionResult {
+  return { kind: "refused", exitCode: 1, message, layout };
+}
