@@ -18,6 +18,10 @@ import { coldStart } from "./suites/cold-start.ts";
 import { journalSuite } from "./suites/journal.ts";
 import { langgraphSuite } from "./suites/langgraph.ts";
 import { longLoop } from "./suites/long-loop.ts";
+import { loopApiSuite } from "./suites/loop-api.ts";
+import { loopsSuite } from "./suites/loops.ts";
+import { sentinelsSuite } from "./suites/sentinels.ts";
+import { serverSuite } from "./suites/server.ts";
 
 /** In issue order: `--only 4` and `--only journal` pick the same suite. */
 const SUITES: readonly Suite[] = [
@@ -27,6 +31,10 @@ const SUITES: readonly Suite[] = [
   journalSuite,
   coldStart,
   langgraphSuite,
+  loopApiSuite,
+  loopsSuite,
+  serverSuite,
+  sentinelsSuite,
 ];
 
 const repoRoot = resolve(import.meta.dirname, "..");

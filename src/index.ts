@@ -31,6 +31,8 @@ export type {
   LoopStopVerdict,
   RunCommand,
   RunResult,
+  SentinelHost,
+  SentinelLoad,
 } from "./engine/index.ts";
 export { createEventSink, RESULT_TEXT_LIMIT, RunControl, runHank } from "./engine/index.ts";
 export type {
@@ -120,7 +122,50 @@ export {
   runWorkspace,
   startExecution,
 } from "./runner/index.ts";
+// Sentinels, for programs that drive runHank themselves (runWorkspace and runExecution add them).
+export { createSentinelHost, type RunSentinels, type SentinelHostOptions } from "./sentinels/index.ts";
+
+// Serving a run over WebSocket (docs/server.md), and a client of that protocol.
+export type {
+  ClientMode,
+  CommandType,
+  HankServer,
+  HostEnd,
+  LiveExecutionOptions,
+  ProtocolClient,
+  ServerFrame,
+  ServerOptions,
+} from "./server/index.ts";
+export { connectClient, LiveExecution, setUpAccess, startServer } from "./server/index.ts";
 
 // Time as a dependency.
 export type { Clock, TimerHandle } from "./util/clock.ts";
 export { systemClock } from "./util/clock.ts";
+
+// Programmatic workflows: loop() and the single step, run(), over the same runtime.
+export type {
+  Agent,
+  ArgumentIssue,
+  DurableOptions,
+  Lifetime,
+  LoopEndCause,
+  LoopOptions,
+  LoopResult,
+  Result,
+  StepError,
+  StepErrorKind,
+  UntilPredicate,
+  Usage,
+  WorkflowBudget,
+  WorkflowOptions,
+  WorkflowResult,
+} from "./workflows/index.ts";
+export {
+  AgentSchema,
+  DEFAULT_MAX_ITERATIONS,
+  loadAgent,
+  loop,
+  parseAgentMarkdown,
+  run,
+  WorkflowArgumentError,
+} from "./workflows/index.ts";

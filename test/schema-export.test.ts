@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -40,10 +40,20 @@ describe("schemas/hank.schema.json", () => {
 
   it("accepts every bundled example", () => {
     const validate = compileSchema();
-    const examples = readdirSync(join(root, "examples"));
-    assert.deepEqual(examples.sort(), ["hello", "revise-loop"]);
-    for (const example of examples) {
-      const hank = readJson(join(root, "examples", example, "hank.json"));
+    // Every hank file under examples/ (the Loops example keeps its hanks in subfolders; the loop()
+    // example has none).
+    const hankFiles = readdirSync(join(root, "examples"), { recursive: true, encoding: "utf8" })
+      .filter((path) => basename(path) === "hank.json")
+      .sort();
+    assert.deepEqual(hankFiles, [
+      "hello/hank.json",
+      "loops/hank/counter/hank.json",
+      "loops/hank/idle/hank.json",
+      "revise-loop/hank.json",
+      "sentinel-watch/hank.json",
+    ]);
+    for (const example of hankFiles) {
+      const hank = readJson(join(root, "examples", example));
       assert.equal(validate(hank), true, `${example}: ${JSON.stringify(validate.errors)}`);
     }
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -58,6 +58,10 @@ export interface EngineCaseResult {
   readonly rssMb: number[];
   /** Writing the hank, validating it and creating the workspace files (not timed in the run). */
   readonly setupMs: number;
+  /** `Checkpointer.close` after the run (the git store's last packing), not in `totalMs`. */
+  readonly closeMs: number;
+  /** The checkpoint store after the run and its close: bytes and files in the git dir (`full` only). */
+  readonly store: { readonly bytes: number; readonly files: number };
 }
 
 /** One run of a benchmark hank through `runHank`, in a fresh temporary directory, instrumented. */
@@ -82,7 +86,10 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
 
   const timer = createSplitTimer();
   const clock = systemClock();
-  const writer = args.mode === "memory" ? null : JournalWriter.open(layout.eventsPath);
+  const writer =
+    args.mode === "memory"
+      ? null
+      : JournalWriter.open(layout.eventsPath, { durability: args.mode === "durable" ? "boundary" : "os" });
   let gitSpawns = 0;
   const probe = createBoundaryProbe(timer, args.rssEvery ?? 0, () => gitSpawns);
   const cancel = new AbortController();
@@ -96,7 +103,12 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
     gitSpawns++;
     if (args.traceGit) process.stderr.write(`git ${gitArgs.join(" ")}\n`);
   };
-  const hooks = modeHooks(args.mode, { layout, hankDir, hank, sink, clock, onGit });
+  const mode = modeHooks(
+    args.mode,
+    { layout, hankDir, hank, sink, clock, onGit },
+    writer === null ? undefined : () => timer.sync("journal", () => writer.flush()),
+  );
+  const hooks = mode?.hooks;
   const snapshots = snapshotCounter(layout.statePath);
   const start = performance.now();
   probe.start(start);
@@ -124,6 +136,10 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
   await channels.events.close();
   const totalMs = performance.now() - start;
   writer?.close();
+  // The runner closes the checkpointer as a run ends: the git store packs what the run wrote.
+  const closeStart = performance.now();
+  await mode?.checkpointer.close?.();
+  const closeMs = performance.now() - closeStart;
   return {
     status: result.status === "completed" ? "completed" : `${result.status}: ${result.message}`,
     codons: probe.boundaries.length,
@@ -137,6 +153,8 @@ async function runIn(root: string, args: EngineCaseArgs): Promise<EngineCaseResu
     events: sink.state().lastSeq,
     snapshotWrites: snapshots.count(),
     ...sizes(layout, args.mode, writer !== null),
+    closeMs,
+    store: args.mode === "full" ? directorySize(layout.checkpointGitDir) : { bytes: 0, files: 0 },
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     rssMb: probe.rssMb,
     setupMs,
@@ -152,6 +170,18 @@ function deadlineListener(deadlineMs: number | undefined, cancel: AbortControlle
   return (event) => {
     if (event.type === "codon.completed" && !cancel.signal.aborted && performance.now() > at) cancel.abort();
   };
+}
+
+/** Bytes and files under a directory (the checkpoint store), recursively. */
+function directorySize(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { bytes, files };
 }
 
 /** Counts the writes of `state.json` by watching its inode, mtime and size (it is replaced by a rename). */

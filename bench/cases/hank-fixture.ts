@@ -16,7 +16,15 @@ export interface HankFixture {
    * (a shell may change anything), which records a prepared workspace the way a real first codon does.
    */
   readonly setupPrompt?: string;
+  /**
+   * Budgets to set, so their resolution is part of every codon boundary: `loop` gives the loop a
+   * dollar and time budget, `hank` the hank (`overrides.budget`), `both` both. Generous: nothing trips.
+   */
+  readonly budgets?: "loop" | "hank" | "both";
 }
+
+/** A budget no no-op codon comes near, so every codon resolves it and none is stopped by it. */
+const AMPLE_BUDGET = { maxDollars: 1_000_000, maxTimeSeconds: 1_000_000 };
 
 /** The prompt of a no-op codon: one assistant message, no tool, no file change. */
 export const NOOP_PROMPT = "noop";
@@ -47,11 +55,17 @@ export function hankJson(fixture: HankFixture): Record<string, unknown> {
             id: "bench-loop",
             name: "Bench loop",
             terminateOn: { type: "iterationLimit", limit: shape.iterations },
+            ...(fixture.budgets === "loop" || fixture.budgets === "both" ? { budget: AMPLE_BUDGET } : {}),
             codons: [codon("step", fixture)],
           },
         ];
   const setup = fixture.setupPrompt === undefined ? [] : [codon("setup", fixture, fixture.setupPrompt)];
-  return { meta: { name: "hankweave bench", version: "1.0.0" }, hank: [...setup, ...hank] };
+  const hankBudget = fixture.budgets === "hank" || fixture.budgets === "both";
+  return {
+    meta: { name: "hankweave bench", version: "1.0.0" },
+    ...(hankBudget && { overrides: { budget: AMPLE_BUDGET } }),
+    hank: [...setup, ...hank],
+  };
 }
 
 /** Writes `<dir>/hank.json` and returns its directory. */

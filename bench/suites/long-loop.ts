@@ -11,16 +11,20 @@ const BENCH = "long-loop";
 
 /**
  * 3. Long loops: a 10,000-iteration loop of one no-op codon with the journal and the state snapshot
- * written at every boundary (the durable state of a headless run, without git), then the engine alone,
- * then the whole CLI as a user runs it (the built bin, git checkpoints included). Time per iteration
- * over the first and the last thousand, and peak RSS.
+ * written at every boundary (the durable state of a headless run, without git), the same with a loop
+ * budget and with a hank budget (resolved at every codon), then the engine alone, then the whole CLI as
+ * a user runs it (the built bin, git checkpoints included). Time per iteration over the first and the
+ * last thousand, and peak RSS.
  */
 export const longLoop: Suite = {
   name: BENCH,
   title: "Long loops (10,000 iterations)",
   async run(context) {
     const figures: FigureLine[] = [];
-    for (const mode of ["journal", "memory"] as const) figures.push(...(await oneMode(context, mode)));
+    figures.push(...(await oneMode(context, "journal")));
+    for (const budgets of ["loop", "hank"] as const)
+      figures.push(...(await oneMode(context, "journal", budgets)));
+    figures.push(...(await oneMode(context, "memory")));
     figures.push(...(await cliMode(context)));
     return figures;
   },
@@ -31,15 +35,22 @@ const sizes = (context: SuiteContext) => ({
   window: context.quick ? 500 : 1000,
 });
 
-async function oneMode(context: SuiteContext, mode: EngineMode): Promise<FigureLine[]> {
+async function oneMode(
+  context: SuiteContext,
+  mode: EngineMode,
+  budgets?: "loop" | "hank",
+): Promise<FigureLine[]> {
   const { iterations, window } = sizes(context);
   const budgetMs = context.quick ? 30_000 : 100_000;
-  context.log(`  ${iterations} iterations, ${mode === "journal" ? "CLI hooks without git" : "engine only"}`);
+  const what = mode === "journal" ? "CLI hooks without git" : "engine only";
+  context.log(`  ${iterations} iterations, ${what}${budgets === undefined ? "" : `, ${budgets} budget`}`);
+  const fixture = { shape: { kind: "loop", iterations }, ...(budgets !== undefined && { budgets }) } as const;
   const runs = await context.runCase<EngineCaseResult>({
     name: "engine",
-    args: { fixture: { shape: { kind: "loop", iterations } }, mode, rssEvery: window, deadlineMs: budgetMs },
+    args: { fixture, mode, rssEvery: window, deadlineMs: budgetMs },
   });
-  const name = mode === "journal" ? "durable-state" : "engine-only";
+  const base = mode === "journal" ? "durable-state" : "engine-only";
+  const name = budgets === undefined ? base : `${budgets}-budget`;
   const stopped = runs.find((run) => run.status !== "completed");
   const note = stopped === undefined ? undefined : timeBoxNote(budgetMs, stopped.codons, iterations, window);
   return loopFigures(name, note, runs, window);

@@ -5,7 +5,8 @@
  * - `not-initialized` / `no-active-run`: a call out of order (a bug in the caller);
  * - `invalid-run-id` / `run-conflict`: a run id git cannot hold, or an existing run restarted elsewhere;
  * - `unknown-checkpoint`: `restore`/`filesAt`/`startRun` named a commit the store does not have;
- * - `ref-moved`: the run's line moved under us (another writer on the same store).
+ * - `ref-moved`: the run's line moved under us (another writer on the same store);
+ * - `ref-locked`: the line's lock file is held (another writer, or a crash that left it behind).
  */
 export type CheckpointErrorCode =
   | "git-unavailable"
@@ -15,7 +16,8 @@ export type CheckpointErrorCode =
   | "invalid-run-id"
   | "run-conflict"
   | "unknown-checkpoint"
-  | "ref-moved";
+  | "ref-moved"
+  | "ref-locked";
 
 export interface CheckpointErrorDetails {
   /** The git arguments of the failing command, when one failed. */

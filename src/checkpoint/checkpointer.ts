@@ -122,6 +122,12 @@ export interface Checkpointer {
   restore(sha: string, options?: RestoreOptions): Promise<RestoreReport>;
   /** The files recorded in checkpoint `sha`, sorted. Rejects for an unknown `sha`. */
   filesAt(sha: string): Promise<string[]>;
+  /**
+   * Finishes background work (the git store packs what a run wrote) so the store is left compact and no
+   * process outlives the run. Optional; calls made after it are still served. Never rejects: background
+   * work that failed leaves a correct store, only a larger one.
+   */
+  close?(): Promise<void>;
 }
 
 /** The branch name of a run's line of checkpoints. */

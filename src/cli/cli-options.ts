@@ -24,9 +24,17 @@ export interface CliOptions {
   readonly output?: string;
   readonly overwriteOutput: boolean;
   readonly copy: boolean;
+  /** `--durable`: fsync the journal at every codon boundary; absent: the environment decides. */
+  readonly durable?: boolean;
   readonly ignoreRigFailures: boolean;
   /** Harness idle timeout in whole seconds, 1-1800. */
   readonly shimIdleTimeout?: number;
+  /** WebSocket server port, 0-65535 (0: any free port). */
+  readonly port?: number;
+  /** WebSocket server bind address (default loopback). */
+  readonly host?: string;
+  /** Token WebSocket clients must present. */
+  readonly token?: string;
 }
 
 export type OptionsRead =
@@ -61,6 +69,8 @@ export function readCliOptions(raw: RawOptions, paths: PathsFromArgs, cwd: strin
   if (typeof maxTime === "string") return { ok: false, message: maxTime };
   const shimIdleTimeout = idleSeconds(raw);
   if (typeof shimIdleTimeout === "string") return { ok: false, message: shimIdleTimeout };
+  const server = serverOptions(raw);
+  if (typeof server === "string") return { ok: false, message: server };
   const options: CliOptions = {
     ...paths,
     ...optional("model", text(raw, "model")),
@@ -69,12 +79,14 @@ export function readCliOptions(raw: RawOptions, paths: PathsFromArgs, cwd: strin
     ...optional("maxCost", maxCost),
     ...optional("maxTime", maxTime),
     ...optional("shimIdleTimeout", shimIdleTimeout),
+    ...server,
     startNew: raw.startNew === true,
     force: raw.force === true,
     yes: raw.yes === true,
     headless: raw.headless === true,
     overwriteOutput: raw.overwriteOutput === true,
     copy: raw.copy === true,
+    ...optional("durable", raw.durable === true ? true : undefined),
     ignoreRigFailures: raw.ignoreRigFailures === true,
   };
   return { ok: true, options };
@@ -115,4 +127,24 @@ function idleSeconds(raw: RawOptions): number | undefined | string {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (number >= 1 && number <= SHIM_IDLE_TIMEOUT_MAX_SECONDS) return number;
   return `Invalid --shim-idle-timeout value: '${value}'. Expected a whole number of seconds from 1 to ${SHIM_IDLE_TIMEOUT_MAX_SECONDS}.`;
+}
+
+/** The WebSocket server flags: a port 0-65535, a bind address, a token of 16+ characters (never echoed). */
+export function serverOptions(raw: RawOptions): Pick<CliOptions, "port" | "host" | "token"> | string {
+  const port = text(raw, "port");
+  const portNumber = port !== undefined && /^\d{1,5}$/.test(port) ? Number(port) : Number.NaN;
+  if (port !== undefined && !(portNumber >= 0 && portNumber <= 65_535)) {
+    return `Invalid --port value: '${port}'. Expected a whole number from 0 to 65535 (0: any free port).`;
+  }
+  const host = text(raw, "host");
+  if (host !== undefined && host.trim() === "")
+    return "Invalid --host value: expected an address such as 127.0.0.1.";
+  const token = text(raw, "token");
+  if (token !== undefined && token.length < 16)
+    return "Invalid --token value: a token needs at least 16 characters.";
+  return {
+    ...optional("port", port === undefined ? undefined : portNumber),
+    ...optional("host", host),
+    ...optional("token", token),
+  };
 }

@@ -111,6 +111,12 @@ export const FLAGS: readonly FlagSpec[] = [
     description: "Copy the data source into the workspace instead of linking it.",
   },
   {
+    long: "--durable",
+    kind: "boolean",
+    description:
+      "fsync the journal at every codon boundary (survives power loss; default: HANKWEAVE_RUNTIME_DURABLE_JOURNAL).",
+  },
+  {
     long: "--ignore-rig-failures",
     kind: "boolean",
     description: "Treat every rigSetup operation as allowFailure: true.",
@@ -147,8 +153,19 @@ export const FLAGS: readonly FlagSpec[] = [
     short: "-p",
     kind: "value",
     valueName: "port",
-    pending: "the WebSocket server",
-    description: "Port of the WebSocket server (default: any free port).",
+    description: "Port of the WebSocket server (default 0: any free port, printed and kept in the lock).",
+  },
+  {
+    long: "--host",
+    kind: "value",
+    valueName: "address",
+    description: "Address the WebSocket server listens on (default 127.0.0.1; others need a token).",
+  },
+  {
+    long: "--token",
+    kind: "value",
+    valueName: "token",
+    description: "Token WebSocket clients must present (generated and printed when --host is not loopback).",
   },
   {
     long: "--no-autostart",
@@ -211,8 +228,7 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     long: "--attach",
     kind: "boolean",
-    pending: "the TUI",
-    description: "Watch a running execution read-only.",
+    description: "Watch a run in another process read-only: --attach <execution | port>, or with -e / -p.",
   },
   { long: "--help", short: "-h", kind: "boolean", description: "Show this help." },
   { long: "--version", kind: "boolean", description: "Print the version." },

@@ -13,6 +13,8 @@ export function helpText(version: string): string {
     "  hankweave --validate [hank]",
     "  hankweave rollback <target> -e <execution> [--type <checkpoint-type>] [--restart]",
     "  hankweave checkpoints -e <execution> [--json]",
+    "  hankweave loops run|start|attach|ls|show|logs|note|pause|resume|stop|approve|reject|lint|gc|schema ...",
+    "  hankweave daemon [--db <file>] [--port <n>]",
     "",
     "  hank   a hank.json file, or a directory that holds one (default: ./hank.json)",
     "  data   the data source the agents read (default: the hank directory)",

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `hankweave` binary: wires the process to runCli and nothing else.
+import { endDescendants } from "../runner/end-descendants.ts";
 import { runCli } from "./run-cli.ts";
 import { readPackageVersion } from "./version.ts";
 
@@ -16,11 +17,21 @@ const output = (stream: NodeJS.WriteStream) => ({
 process.stdout.on("error", () => undefined);
 process.stderr.on("error", () => undefined);
 
-// The first SIGINT/SIGTERM cancels the run (the engine records `aborted`); a second one exits at once.
+// The first SIGINT/SIGTERM is a user shutdown: the run is cancelled, the agent's process group is
+// stopped (SIGTERM, then SIGKILL after a grace period), the run ends `aborted`, the lock is released,
+// and the exit code is 0. A second one forces: every process this one started is killed at once, so
+// the run winds down and journals its end without waiting out the grace period; should that itself
+// hang, the watchdog exits with 130 (the lock, left behind, is judged stale by the next start).
+const FORCE_WATCHDOG_MS = 10_000;
 const cancel = new AbortController();
 const onSignal = (signal: NodeJS.Signals): void => {
-  if (cancel.signal.aborted) process.exit(130);
-  process.stderr.write(`\n! ${signal}: stopping the run (press again to exit at once)\n`);
+  if (cancel.signal.aborted) {
+    const ended = endDescendants(process.pid);
+    process.stderr.write(`\n! ${signal} again: forcing the shutdown (${ended} process(es) killed)\n`);
+    setTimeout(() => process.exit(130), FORCE_WATCHDOG_MS).unref();
+    return;
+  }
+  process.stderr.write(`\n! ${signal}: stopping the run (press again to force)\n`);
   cancel.abort(signal);
 };
 process.on("SIGINT", onSignal);

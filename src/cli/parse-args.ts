@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { resolvePositionals } from "../hank/load.ts";
-import { type PathsFromArgs, type RawOptions, readCliOptions } from "./cli-options.ts";
+import { type PathsFromArgs, type RawOptions, readCliOptions, serverOptions } from "./cli-options.ts";
 import { FLAGS } from "./flags.ts";
-import type { ParsedArgs } from "./parsed-args.ts";
+import type { AttachOptions, ParsedArgs } from "./parsed-args.ts";
 import { parseSubcommand, SUBCOMMANDS } from "./rollback/parse-rollback-args.ts";
 import { scanArgv } from "./scan-argv.ts";
 
@@ -14,6 +14,9 @@ import { scanArgv } from "./scan-argv.ts";
  */
 export function parseArgs(argv: readonly string[], cwd: string): ParsedArgs {
   const [first, ...rest] = argv;
+  if (first === "loops") return { ok: true, command: { kind: "loops", argv: rest }, warnings: [] };
+  if (first === "daemon")
+    return { ok: true, command: { kind: "loops", argv: ["daemon", ...rest] }, warnings: [] };
   if (first !== undefined && SUBCOMMANDS.includes(first)) return parseSubcommand(first, rest, cwd, parseArgs);
   const scan = scanArgv(argv);
   if (!scan.ok) return { ok: false, message: scan.message, warnings: [] };
@@ -23,6 +26,7 @@ export function parseArgs(argv: readonly string[], cwd: string): ParsedArgs {
   const { raw, positionals } = parsed;
   if (raw.help === true) return { ok: true, command: { kind: "help" }, warnings };
   if (raw.version === true) return { ok: true, command: { kind: "version" }, warnings };
+  if (raw.attach === true) return attachCommand(raw, positionals, cwd, warnings);
   if (positionals[0] === "pack") {
     return {
       ok: false,
@@ -68,7 +72,7 @@ function runCommander(args: readonly string[]): CommanderResult | string {
 
 /** Merges positionals with `--config` / `--data`; each path may be given one way only. */
 function pathsFrom(positionals: readonly string[], raw: RawOptions, cwd: string): PathsFromArgs | string {
-  const resolved = resolvePositionals(positionals, cwd);
+  const resolved = resolvePositionals(positionals, cwd, typeof raw.config === "string");
   if (!resolved.ok) return resolved.message;
   const config = typeof raw.config === "string" ? raw.config : undefined;
   const data = typeof raw.data === "string" ? raw.data : undefined;
@@ -97,3 +101,32 @@ function pathsFrom(positionals: readonly string[], raw: RawOptions, cwd: string)
 
 /** Hank locations that are not local paths: remote repositories. */
 const REMOTE = /^(?:https?:\/\/|git@)/;
+
+/**
+ * `--attach [execution | port]`: the one positional is a port when it is a number, an execution
+ * directory otherwise; `-p` and `-e` say the same. The port wins over the execution's lock.
+ */
+function attachCommand(
+  raw: RawOptions,
+  positionals: readonly string[],
+  cwd: string,
+  warnings: readonly string[],
+): ParsedArgs {
+  if (positionals.length > 1) {
+    return { ok: false, message: "--attach takes one target: an execution directory or a port.", warnings };
+  }
+  const server = serverOptions(raw);
+  if (typeof server === "string") return { ok: false, message: server, warnings };
+  const target = positionals[0];
+  const targetPort = target !== undefined && /^\d{1,5}$/.test(target) ? Number(target) : undefined;
+  const execution =
+    typeof raw.execution === "string" ? raw.execution : targetPort === undefined ? target : undefined;
+  const port = server.port ?? targetPort;
+  const options: AttachOptions = {
+    ...(port !== undefined && { port }),
+    ...(execution !== undefined && { execution: resolve(cwd, execution) }),
+    ...(server.host !== undefined && { host: server.host }),
+    ...(server.token !== undefined && { token: server.token }),
+  };
+  return { ok: true, command: { kind: "attach", options }, warnings };
+}

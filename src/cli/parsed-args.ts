@@ -4,12 +4,24 @@ import type { SubcommandCommand } from "./rollback/subcommand-command.ts";
 // The parser's result type, apart from the parsers: the main parser (parse-args.ts) and the
 // subcommand parser (rollback/parse-rollback-args.ts) both return it, and neither imports the other.
 
+/** `--attach`: where the run to watch is served. Without a port or an execution, port 7777. */
+export interface AttachOptions {
+  readonly port?: number;
+  /** An execution directory; its runtime lock names the port. */
+  readonly execution?: string;
+  readonly host?: string;
+  readonly token?: string;
+}
+
 /** What the command line asks for. Only the commands that exist in this version appear here. */
 export type CliCommand =
   | { readonly kind: "help" }
+  | { readonly kind: "attach"; readonly options: AttachOptions }
   | { readonly kind: "version" }
   | { readonly kind: "validate"; readonly options: CliOptions }
   | { readonly kind: "run"; readonly options: CliOptions }
+  /** `hankweave loops <verb> ...`: parsed by the loops command itself (src/cli/loops/). */
+  | { readonly kind: "loops"; readonly argv: readonly string[] }
   | SubcommandCommand;
 
 /** A parse never throws for a user mistake: it is `ok: false` with the message to print. */

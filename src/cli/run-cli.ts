@@ -42,6 +42,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         render,
       );
     }
+    case "loops": {
+      const { runLoopsCommand } = await import("./loops/loops-command.ts");
+      return runLoopsCommand(command.argv, io);
+    }
+    case "attach": {
+      const { attachCommand } = await import("../tui/index.ts");
+      const columns = io.stdout.columns ?? columnsFromEnv(io.env);
+      return attachCommand({
+        ...command.options,
+        color: colorWanted(io.stdout.isTTY, io.env),
+        width: renderWidth(columns),
+        stdout: process.stdout,
+        stdin: process.stdin,
+        stderr: io.stderr,
+      });
+    }
     case "checkpoints": {
       const { runCheckpointsCommand } = await import("./rollback/checkpoints-command.ts");
       return runCheckpointsCommand(command.options, io);
@@ -60,10 +76,11 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
 
 async function run(options: CliOptions, argv: readonly string[], io: CliIo): Promise<number> {
   const { runHankCommand } = await import("./run/run-command.ts");
+  const { optionsFromExecution } = await import("./rollback/options-from-execution.ts");
   const columns = io.stderr.columns ?? columnsFromEnv(io.env);
   const render = { color: colorWanted(io.stderr.isTTY, io.env), width: renderWidth(columns) };
   const signal = io.signal ?? new AbortController().signal;
-  return runHankCommand(options, { ...io, argv, signal }, render);
+  return runHankCommand(optionsFromExecution(options), { ...io, argv, signal }, render);
 }
 
 /** Without a terminal, `COLUMNS` (when a whole number) says how wide the reader's window is. */

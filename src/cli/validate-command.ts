@@ -2,7 +2,7 @@ import { isAbsolute } from "node:path";
 import type { ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
 import { budgetTable, validateHank } from "../hank/validate/index.ts";
-import { harnessProblem } from "../harness/availability.ts";
+import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { displayPath } from "./display-path.ts";
 import type { RuntimeInfo } from "./render/header.ts";
@@ -39,7 +39,12 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
     hankDir: loaded.hankDir,
     env: environment.env,
     harnessProblem,
+    promptProblems: harnessPromptProblems,
     ...(options.model === undefined ? {} : { modelOverride: options.model }),
+    ...(options.dataPath !== undefined && {
+      dataPath: options.dataPath,
+      dataShown: displayPath(options.dataPath, environment.cwd),
+    }),
   });
   const shownPath = displayPath(loaded.hankPath, environment.cwd);
   const stdout = renderValidationReport(

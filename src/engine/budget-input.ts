@@ -4,6 +4,7 @@ import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import { loopOf } from "../plan/index.ts";
 import type { BudgetChild, CodonLimits } from "./budget/index.ts";
 import { resolveCodonBudget } from "./budget/index.ts";
+import { LoopLedger, type LoopSpend, spentOf } from "./budget/loop-ledger.ts";
 import type { EngineOptions } from "./engine-types.ts";
 import type { EventSink } from "./event-sink.ts";
 
@@ -11,6 +12,8 @@ import type { EventSink } from "./event-sink.ts";
 export type SpendRecords = Pick<EventSink, "state" | "codon">;
 
 const TERMINAL = new Set(["completed", "failed", "skipped"]);
+
+export { LoopLedger };
 
 /** True when no budget of any scope can apply, so resolution can be skipped on the hot path. */
 function hasNoBudget(hank: HankFile, codon: Codon, loop: Loop | undefined, options: EngineOptions): boolean {
@@ -23,13 +26,11 @@ function hasNoBudget(hank: HankFile, codon: Codon, loop: Loop | undefined, optio
   );
 }
 
-function spentOf(record: CodonRecord | undefined): number {
-  return record === undefined ? 0 : record.cost + record.runningCost;
-}
-
 /**
  * The limits one codon execution runs under, from the budgets of every scope and what was spent so far
- * (earlier attempts and earlier runs included: the journal's run state is the source).
+ * (earlier attempts and earlier runs included: the journal's run state is the source). `ledger` keeps
+ * the running totals of the loops' finished executions between the calls of one run; a fresh one (the
+ * default) gives the same limits, only at a cost that grows with the loops.
  */
 export function resolveLimits(
   hank: HankFile,
@@ -38,10 +39,19 @@ export function resolveLimits(
   codon: Codon,
   spend: SpendRecords,
   options: EngineOptions,
+  ledger: LoopLedger = new LoopLedger(),
 ): CodonLimits {
   const loop = loopOf(hank, entry);
   if (hasNoBudget(hank, codon, loop, options)) return { onExceeded: "complete" };
   const records = (id: string): CodonRecord | undefined => spend.codon(id);
+  const loopSpend = (topIndex: number, item: Loop): LoopSpend =>
+    ledger.spend({
+      topIndex,
+      entries: plan.entries,
+      currentId: entry.runtimeId,
+      record: records,
+      capAt: (position) => item.codons[position]?.budget?.maxDollars,
+    });
   const cli = {
     ...(options.maxCostUsd !== undefined && { maxDollars: options.maxCostUsd }),
     ...(options.maxTimeSeconds !== undefined && { maxTimeSeconds: options.maxTimeSeconds }),
@@ -51,25 +61,24 @@ export function resolveLimits(
     hank: {
       budget: hank.overrides?.budget,
       ...(Object.keys(cli).length > 0 && { cli }),
-      children: hankChildren(hank, plan, entry, records),
+      children: hankChildren(hank, entry, records, loopSpend),
       elapsedSeconds: spend.state().totals.durationMs / 1000,
     },
-    ...(loop !== undefined && { loop: loopInput(loop, plan, entry, records) }),
+    ...(loop !== undefined && { loop: loopInput(loop, entry, records, loopSpend(entry.topIndex, loop)) }),
   });
 }
 
 function hankChildren(
   hank: HankFile,
-  plan: ExecutionPlan,
   entry: PlannedCodon,
   records: (id: string) => CodonRecord | undefined,
+  loopSpend: (topIndex: number, loop: Loop) => LoopSpend,
 ): BudgetChild[] {
   return hank.hank.map((item, index): BudgetChild => {
     const status = index === entry.topIndex ? "current" : index < entry.topIndex ? "finished" : "pending";
     if (item.type === "loop") {
-      const spent = plan.entries
-        .filter((e) => e.topIndex === index)
-        .reduce((sum, e) => sum + spentOf(records(e.runtimeId)), 0);
+      const { settled, rest } = loopSpend(index, item);
+      const spent = rest.reduce((sum, e) => sum + spentOf(records(e.runtimeId)), settled.spentDollars);
       return { id: item.id, kind: "loop", status, spentDollars: spent, capDollars: item.budget?.maxDollars };
     }
     return {
@@ -82,14 +91,14 @@ function hankChildren(
   });
 }
 
+/** The loop's pool: its finished executions as running totals, then the live ones one by one. */
 function loopInput(
   loop: Loop,
-  plan: ExecutionPlan,
   entry: PlannedCodon,
   records: (id: string) => CodonRecord | undefined,
+  spend: LoopSpend,
 ) {
-  const executions = plan.entries.filter((e) => e.topIndex === entry.topIndex);
-  const children = executions.map((e): BudgetChild => {
+  const children = spend.rest.map((e): BudgetChild => {
     const record = records(e.runtimeId);
     const finished = record !== undefined && TERMINAL.has(record.status) && e.runtimeId !== entry.runtimeId;
     return {
@@ -100,6 +109,15 @@ function loopInput(
       capDollars: loop.codons[e.loop?.position ?? 0]?.budget?.maxDollars,
     };
   });
-  const elapsedMs = executions.reduce((sum, e) => sum + (records(e.runtimeId)?.durationMs ?? 0), 0);
-  return { id: loop.id, budget: loop.budget, children, elapsedSeconds: elapsedMs / 1000 };
+  const elapsedMs = spend.rest.reduce(
+    (sum, e) => sum + (records(e.runtimeId)?.durationMs ?? 0),
+    spend.settledDurationMs,
+  );
+  return {
+    id: loop.id,
+    budget: loop.budget,
+    children,
+    settled: spend.settled,
+    elapsedSeconds: elapsedMs / 1000,
+  };
 }

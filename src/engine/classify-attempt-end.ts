@@ -135,10 +135,11 @@ export function failedBeforeSession(
   message: string,
   durationMs: number,
   limits: CodonLimits,
+  reason: FailureReason = { type: "unknown", retriable: false, message },
 ): AttemptEnd {
   return {
     kind: "failure",
-    reason: { type: "unknown", retriable: false, message },
+    reason,
     failedDuring,
     costUsd: 0,
     durationMs,
@@ -149,7 +150,7 @@ export function failedBeforeSession(
   };
 }
 
-/** An attempt the run's cancel stopped after rig setup and before the agent started. */
+/** An attempt the run's cancel stopped after rig setup and before the agent started: no agent process ran. */
 export function cancelledBeforeSession(durationMs: number, limits: CodonLimits): AttemptEnd {
   return {
     kind: "cancelled",
@@ -157,7 +158,7 @@ export function cancelledBeforeSession(durationMs: number, limits: CodonLimits):
     costUsd: 0,
     durationMs,
     endReasons: { ...NO_LAYERS, codon: "aborted" },
-    exitStatus: KILLED,
+    exitStatus: { type: "none" },
     changedPaths: null,
     limits,
   };

@@ -1,5 +1,6 @@
 import type { Codon, TerminateOn } from "../hank/schema/index.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
+import type { BudgetScope } from "../plan/index.ts";
 import type { AttemptEnd } from "./attempt-types.ts";
 import { scopeOfLimit } from "./budget-scope.ts";
 import { codonCompletedDraft } from "./codon-completed-draft.ts";
@@ -43,8 +44,8 @@ export type AfterAttempt =
 export function decideAfterAttempt(input: AfterAttemptInput): AfterAttempt {
   const { end } = input;
   if (end.kind === "cancelled") {
-    const reason: FailureReason = { type: "unknown", retriable: true, message: "Run cancelled" };
-    const pending = [completed(input, end, reason)];
+    // A user's cancel is no failure: its end reasons say `aborted`, and no failure reason is invented.
+    const pending = [completed(input, end, undefined)];
     return finish({ finish: { kind: "failed" }, cancelled: true, pending }, end);
   }
   if (input.hookProblem !== undefined) {
@@ -119,8 +120,7 @@ function succeeded(input: AfterAttemptInput, end: Extract<AttemptEnd, { kind: "s
     return { finish: { kind: "context-exceeded" }, sessionExhausted: true, pending: [done, info] };
   }
   if (end.budgetExceeded !== undefined) {
-    const limit = end.limits?.[end.budgetExceeded.currency];
-    return { finish: { kind: "budget-exceeded", scope: scopeOfLimit(limit?.source) }, pending: [done] };
+    return { finish: { kind: "budget-exceeded", scope: budgetScopeOf(end) }, pending: [done] };
   }
   return { finish: { kind: "completed" }, sessionExhausted: end.contextExceeded, pending: [done] };
 }
@@ -132,7 +132,11 @@ function failed(
   action: Exclude<FailureAction, { kind: "retry" }>,
 ): CodonOutcome {
   if (action.kind === "ignore") {
-    return { finish: { kind: "failed-ignored" }, pending: [completed(input, end, end.reason, true)] };
+    const budget = end.budgetExceeded === undefined ? undefined : budgetScopeOf(end);
+    return {
+      finish: { kind: "failed-ignored", ...(budget !== undefined && { budget }) },
+      pending: [completed(input, end, end.reason, true)],
+    };
   }
   const why =
     action.kind === "stay-active"
@@ -148,4 +152,10 @@ function failed(
     pending: [completed(input, end, end.reason)],
     ...(action.kind === "stay-active" && { parkable: true }),
   };
+}
+
+/** Which budget tripped (the codon's own, its loop's or the hank's), from the limit that was exceeded. */
+function budgetScopeOf(end: AttemptEnd): BudgetScope {
+  const currency = end.budgetExceeded?.currency;
+  return scopeOfLimit(currency === undefined ? undefined : end.limits?.[currency]?.source);
 }

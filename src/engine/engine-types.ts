@@ -1,6 +1,7 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
 import type { Codon, HankFile } from "../hank/schema/index.ts";
+import type { FailureReason } from "../harness/failure-reason.ts";
 import type { HarnessRegistry } from "../harness/harness.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
@@ -76,6 +77,23 @@ export interface EngineHooks {
   persist?(plan: ExecutionPlan): void;
 }
 
+export type SentinelLoad = { readonly ok: true } | { readonly ok: false; readonly reason: FailureReason };
+
+/**
+ * The observers of a codon (its sentinels, `src/sentinels/`). The engine loads them at the start of
+ * each attempt (a no-op once loaded: they observe the codon across retries), drains them when the
+ * codon ends (status `completing-sentinels` after a success), and unloads them once the codon's
+ * `codon.completed` is journaled (a second drain first, so triggers on that event fire).
+ */
+export interface SentinelHost {
+  /** A load the codon cannot run without fails the attempt with `sentinel-load-failure`. */
+  load(context: CodonContext): Promise<SentinelLoad>;
+  /** Sends what the strategies hold back and waits until every queued trigger has run. */
+  drain(codonId: string): Promise<void>;
+  /** `codon-complete` drains first; `shutdown` (a cancelled run) drops what waits. */
+  unload(codonId: string, reason: "codon-complete" | "shutdown"): Promise<void>;
+}
+
 export interface EngineDeps {
   readonly clock: Clock;
   readonly newId: () => string;
@@ -86,6 +104,8 @@ export interface EngineDeps {
   readonly hooks?: EngineHooks;
   /** The run's inbox: pause, resume, skip, redo, start, retry and stop, read at codon boundaries. */
   readonly control?: RunControl;
+  /** Runs the codons' sentinels; codons run without them when absent. */
+  readonly sentinels?: SentinelHost;
 }
 
 /** How a run ended. `aborted` is a delivered cancel or stop; crash recovery writes `interrupted`, never us. */

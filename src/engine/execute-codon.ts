@@ -6,7 +6,7 @@ import { sleep } from "../util/clock.ts";
 import { withCodonEnv } from "../workspace/agent-env.ts";
 import type { AttemptContext, AttemptEnd, ResumeTarget } from "./attempt-types.ts";
 import { startMeter } from "./budget/index.ts";
-import { resolveLimits } from "./budget-input.ts";
+import { type LoopLedger, resolveLimits } from "./budget-input.ts";
 import { buildPrompts } from "./build-prompts.ts";
 import { cancelledBeforeSession, classifyAttemptEnd, failedBeforeSession } from "./classify-attempt-end.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
@@ -33,13 +33,16 @@ export interface CodonExecution {
   readonly agentEnv: Readonly<Record<string, string>>;
   readonly deps: EngineDeps;
   readonly transitions: Transitions;
+  /** The run's running totals of finished loop executions, so budgets cost the same at every iteration. */
+  readonly budgetLedger?: LoopLedger;
 }
 
 /**
  * Runs a planned codon to its end. Every attempt takes the same steps, in this order:
  *
  * 1. resolve limits:   the budget the attempt runs under (`resolveLimits`)
- * 2. prepare:          the `prepareCodon` hook runs the rig setup             (status `preparing`)
+ * 2. prepare:          the codon's sentinels load; the `prepareCodon` hook runs the rig setup
+ *                                                                            (status `preparing`)
  * 3. build prompts:    prompts, model, harness, env, idle timeout, resume     (status `starting`)
  * 4. run sessions:     the agent session and its exhaustWithPrompt extensions (`initializing`, `running`);
  *                      `runSessions` -> `runSession` streams the agent's events into the journal as they
@@ -65,6 +68,7 @@ export async function executeCodon(exec: CodonExecution): Promise<CodonOutcome> 
       exec.codon,
       deps.sink,
       exec.input.options,
+      exec.budgetLedger,
     );
     // 2-5. prepare, build prompts, run sessions, classify the end
     const end = await runAttempt({ ...exec, attempt, limits });
@@ -97,10 +101,14 @@ async function runAttempt(ctx: AttemptContext): Promise<AttemptEnd> {
 
   // 2. prepare
   transitions.codon(entry.runtimeId, "preparing", { attempt: ctx.attempt });
+  const sentinels = await deps.sentinels?.load(ctx);
+  if (sentinels !== undefined && !sentinels.ok)
+    return failedBeforeSession("preparing", sentinels.reason.message, elapsed(), limits, sentinels.reason);
   const prepareProblem = await prepare(ctx);
+  // A cancel during rig setup stops the rig too: that is the cancel, not a rig failure.
+  if (deps.signal.aborted) return cancelledBeforeSession(elapsed(), limits);
   if (prepareProblem !== undefined)
     return failedBeforeSession("preparing", prepareProblem, elapsed(), limits);
-  if (deps.signal.aborted) return cancelledBeforeSession(elapsed(), limits);
 
   // 3. build prompts
   transitions.codon(entry.runtimeId, "starting");

@@ -14,6 +14,8 @@ export type {
   EngineOptions,
   HookResult,
   RunResult,
+  SentinelHost,
+  SentinelLoad,
 } from "./engine-types.ts";
 export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event-sink.ts";
 export { createEventSink } from "./event-sink.ts";

@@ -13,21 +13,17 @@ import {
 } from "../plan/index.ts";
 import { runAgentEnv } from "../workspace/agent-env.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
+import { LoopLedger } from "./budget/loop-ledger.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
 import { executeCodon } from "./execute-codon.ts";
 import { loopReportEvents } from "./loop-report.ts";
 import { firstCallerStop, loopStopContext } from "./loop-stop-predicate.ts";
 import { type BudgetOutcome, budgetOutcome, emitBudgetSummary } from "./run-budget-summary.ts";
+import { carriesOnAfter, completionMessage, type Ending, runEndingAfter } from "./run-ending.ts";
 import { type BoundaryDirective, RunInbox } from "./run-inbox.ts";
 import { ownPreviousSession, previousSession } from "./session-resume.ts";
 import { Transitions } from "./transitions.ts";
-
-/** How the run ends, once the driver knows. */
-interface Ending {
-  readonly status: RunResult["status"];
-  readonly message: string;
-}
 
 /**
  * Drives a hank to its end: at each codon boundary it reads the run's inbox (pause, skip, redo...),
@@ -48,6 +44,7 @@ class RunDriver {
   readonly decided: Set<string>;
   readonly exhaustedSessions = new Set<string>();
   readonly budgets = new Map<string, BudgetOutcome>();
+  readonly budgetLedger = new LoopLedger();
   readonly agentEnv: Readonly<Record<string, string>>;
   readonly inbox: RunInbox | undefined;
   private cursor = 0;
@@ -115,7 +112,7 @@ class RunDriver {
         return this.runEntry(directive.entry);
       case "next": {
         const entry = this.nextEntry();
-        if (entry === undefined) return { status: "completed", message: "All codons completed" };
+        if (entry === undefined) return { status: "completed", message: completionMessage(this.deps.sink) };
         return this.runEntry(entry);
       }
     }
@@ -161,18 +158,27 @@ class RunDriver {
       ...(resume !== undefined && { resume }),
       input: this.input,
       agentEnv: this.agentEnv,
+      budgetLedger: this.budgetLedger,
       deps: this.deps,
       transitions: this.transitions,
     });
     this.budgets.set(entry.runtimeId, budgetOutcome(outcome));
     this.lastRun = entry;
+    const { sentinels } = this.deps;
     if (outcome.cancelled) {
       this.deps.sink.emitAll(outcome.pending);
+      await sentinels?.unload(entry.runtimeId, "shutdown");
       return { status: "aborted", message: "Run cancelled" };
     }
     this.noteExhaustion(entry, outcome);
-    if (outcome.parkable === true && this.inbox !== undefined) return this.park(entry, outcome);
-    return this.finish(entry, outcome);
+    // The codon's sentinels drain before its `codon.completed` is journaled, and unload after it.
+    await sentinels?.drain(entry.runtimeId);
+    const ending =
+      outcome.parkable === true && this.inbox !== undefined
+        ? await this.park(entry, outcome)
+        : await this.finish(entry, outcome);
+    await sentinels?.unload(entry.runtimeId, "codon-complete");
+    return ending;
   }
 
   /**
@@ -306,9 +312,13 @@ class RunDriver {
     if (ending.status === "completed") {
       this.transitions.run("RunCompleted");
       sink.emit("server.idle", { reason: "all-codons-completed", message: ending.message });
+    } else if (ending.status === "aborted") {
+      // A user's stop is no failure: it is said, not reported as a fatal error.
+      sink.emit("info", { message: `Run stopped: ${ending.message}` });
+      this.transitions.run("RunFailed", { reason: "aborted" });
     } else {
       sink.emit("error", { message: ending.message, fatal: true, severity: "fatal" });
-      this.transitions.run("RunFailed", { reason: ending.status === "aborted" ? "aborted" : "failed" });
+      this.transitions.run("RunFailed", { reason: "failed" });
     }
     return {
       runId: this.runId,
@@ -318,26 +328,4 @@ class RunDriver {
       plan: this.plan,
     };
   }
-}
-
-/** Whether the codon's iteration may carry on, so a caller rule may be asked. */
-function carriesOnAfter(outcome: CodonOutcome): boolean {
-  const { kind } = outcome.finish;
-  return kind === "completed" || kind === "skipped" || kind === "failed-ignored";
-}
-
-/** The run's ending implied by a decision: a failure that halts the run or ends its loop with failure. */
-function runEndingAfter(
-  decision: AfterCodonDecision,
-  outcome: CodonOutcome,
-  entry: PlannedCodon,
-): Ending | undefined {
-  const failed = {
-    status: "failed" as const,
-    message: outcome.runFailure ?? `Codon ${entry.runtimeId} failed`,
-  };
-  if (decision.kind === "halt") return failed;
-  if (decision.kind === "loop-ends" && !decision.runContinues) return failed;
-  if (outcome.finish.kind === "failed") return failed;
-  return undefined;
 }

@@ -104,6 +104,9 @@ export const SentinelErrorData = z.strictObject({
   message: z.string(),
   retriable: z.boolean(),
   consecutiveFailureCount: Count,
+  /** What a call that was answered but rejected (a structured output that fails its schema) cost. */
+  cost: z.number().optional(),
+  tokens: z.strictObject({ input: Count, output: Count }).optional(),
 });
 
 export const SentinelOutputData = z.strictObject({
@@ -111,7 +114,8 @@ export const SentinelOutputData = z.strictObject({
   codonId: z.string(),
   triggerNumber: Count,
   outputType: z.enum(["text", "structured"]),
-  content: z.union([z.string(), z.record(z.string(), z.unknown())]),
+  /** Text, or the accepted structured value: an object, an array (`array` output) or a string (`enum`). */
+  content: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
   cost: z.number(),
   tokens: z.strictObject({ input: Count, output: Count }),
   eventCount: Count,

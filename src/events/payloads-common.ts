@@ -80,11 +80,16 @@ export const FailureReason = z.strictObject({
 });
 export type FailureReason = z.infer<typeof FailureReason>;
 
-/** How the agent process (or in-process session) ended. */
+/**
+ * How the agent process (or in-process session) ended. Addition: `none`, when no agent process exit can
+ * be reported: none was running (a cancel before the agent started), or the attempt died with the
+ * runtime and crash recovery marks it `interrupted`.
+ */
 export const ExitStatus = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("success") }),
   z.strictObject({ type: z.literal("error"), code: z.number() }),
   z.strictObject({ type: z.literal("killed"), signal: z.string() }),
+  z.strictObject({ type: z.literal("none") }),
 ]);
 export type ExitStatus = z.infer<typeof ExitStatus>;
 

@@ -48,7 +48,26 @@ describe("resolvePositionals", () => {
       data: path.join(cwd, "data"),
       hankFrom: "default",
     });
-    assert.deepEqual(resolvePositionals(["missing-dir"], cwd), {
+    fs.writeFileSync(path.join(cwd, "hank.json"), "{}");
+    try {
+      assert.deepEqual(resolvePositionals(["missing-dir"], cwd), {
+        ok: true,
+        hank: path.join(cwd, "hank.json"),
+        data: path.join(cwd, "missing-dir"),
+        hankFrom: "default",
+      });
+    } finally {
+      fs.rmSync(path.join(cwd, "hank.json"));
+    }
+  });
+
+  test("one path that names nothing, with no hank.json here: the message names the argument as typed", () => {
+    assert.deepEqual(resolvePositionals(["with-hnak"], cwd), {
+      ok: false,
+      message:
+        "'with-hnak' does not exist, and there is no hank.json in the current directory to use it as data with. Did you mean with-hank? Pass a hank file (or a directory that contains hank.json), then the data path.",
+    });
+    assert.deepEqual(resolvePositionals(["missing-dir"], cwd, true), {
       ok: true,
       hank: path.join(cwd, "hank.json"),
       data: path.join(cwd, "missing-dir"),

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { nearNames } from "./near-names.ts";
 
 /**
  * The CLI's positional arguments: `hankweave [hank] [data]`. At most two. With two, the first is the
@@ -27,7 +28,12 @@ export const DEFAULT_HANK_FILE = "hank.json";
 
 const REMOTE = /^(?:https?:\/\/|git@)/;
 
-export function resolvePositionals(args: readonly string[], cwd: string): PositionalResolution {
+export function resolvePositionals(
+  args: readonly string[],
+  cwd: string,
+  /** The hank is named another way (`--config`), so a lone positional can only be the data. */
+  hankElsewhere = false,
+): PositionalResolution {
   if (args.length > 2) {
     return {
       ok: false,
@@ -46,7 +52,32 @@ export function resolvePositionals(args: readonly string[], cwd: string): Positi
     };
   }
   if (looksLikeHank(first, cwd)) return { ok: true, hank: hankLocation(first, cwd), hankFrom: "argument" };
-  return { ok: true, hank: defaultHank, data: path.resolve(cwd, first), hankFrom: "default" };
+  const data = path.resolve(cwd, first);
+  if (!hankElsewhere && !exists(data) && !exists(defaultHank))
+    return { ok: false, message: missingLoneArgument(first, data) };
+  return { ok: true, hank: defaultHank, data, hankFrom: "default" };
+}
+
+/**
+ * A lone argument that names nothing, with no hank.json in the cwd to run it as data with: most likely
+ * a mistyped hank path, so the message names the argument as typed (not the assumed hank.json).
+ */
+function missingLoneArgument(arg: string, absolute: string): string {
+  const near = nearNames(path.dirname(absolute), path.basename(absolute));
+  const guess =
+    near.length === 0
+      ? ""
+      : ` Did you mean ${near.map((n) => path.join(path.dirname(arg), n)).join(" or ")}?`;
+  return `'${arg}' does not exist, and there is no ${DEFAULT_HANK_FILE} in the current directory to use it as data with.${guess} Pass a hank file (or a directory that contains ${DEFAULT_HANK_FILE}), then the data path.`;
+}
+
+function exists(target: string): boolean {
+  try {
+    fs.statSync(target);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** True when a single positional names a hank rather than data. */

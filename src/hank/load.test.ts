@@ -53,11 +53,27 @@ describe("loadHankFile", () => {
         severity: "error",
         code: "hank-not-found",
         path: [],
-        message: `Hank file not found: ${file}`,
-        hint: "Pass a hank .json file or a directory that contains hank.json; `hankweave --init` scaffolds a new hank.",
+        message: "Hank file not found: nope.json",
+        hint: "Pass a hank .json file or a directory that contains hank.json.",
         file,
       },
     });
+  });
+
+  test("a typo names the argument as typed and the entries it probably meant", () => {
+    const loaded = loadHankFile(path.join(cwd, "flwo.json"), cwd);
+    assert.equal(!loaded.ok && loaded.issue.message, "Hank file not found: flwo.json");
+    assert.equal(
+      !loaded.ok && loaded.issue.hint,
+      "Did you mean flow.json? Pass a hank .json file or a directory that contains hank.json.",
+    );
+    const dir = loadHankFile("prj", cwd);
+    assert.equal(!dir.ok && dir.issue.hint?.startsWith("Did you mean proj?"), true);
+    const outside = loadHankFile("/nonexistent-root-dir/hank.json", cwd);
+    assert.equal(
+      !outside.ok && outside.issue.message,
+      "Hank file not found: /nonexistent-root-dir/hank.json",
+    );
   });
 
   test("a directory without hank.json lists its JSON files in the hint", () => {
@@ -66,19 +82,19 @@ describe("loadHankFile", () => {
     if (loaded.ok) return;
     const dir = path.join(cwd, "no-hank");
     assert.equal(loaded.issue.code, "hank-not-found");
-    assert.equal(loaded.issue.message, `No hank.json in directory ${dir}`);
+    assert.equal(loaded.issue.message, "No hank.json in directory no-hank");
     assert.equal(
       loaded.issue.hint,
-      `Pass the hank file itself, e.g. ${path.join(dir, "a.json")}, ${path.join(dir, "b.json")}; or a directory that contains hank.json.`,
+      `Pass the hank file itself, e.g. ${path.join("no-hank", "a.json")}, ${path.join("no-hank", "b.json")}; or a directory that contains hank.json.`,
     );
     assert.equal(loaded.issue.file, path.join(dir, "hank.json"));
   });
 
-  test("an empty directory points at --init", () => {
+  test("an empty directory: the hint names no flag that does not exist yet", () => {
     const loaded = loadHankFile("empty-dir", cwd);
     assert.equal(
       !loaded.ok && loaded.issue.hint,
-      "Pass a hank .json file or a directory that contains hank.json; `hankweave --init` scaffolds a new hank.",
+      "Pass a hank .json file or a directory that contains hank.json.",
     );
   });
 

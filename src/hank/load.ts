@@ -3,6 +3,7 @@ import path from "node:path";
 import { error, type ValidationIssue } from "./issues.ts";
 import { parseJsonWithPosition } from "./load-json.ts";
 import { DEFAULT_HANK_FILE } from "./load-positionals.ts";
+import { nearNames } from "./near-names.ts";
 
 export { findJsonFault, type JsonParse, lineAndColumn, parseJsonWithPosition } from "./load-json.ts";
 export { applyModelOverride } from "./load-model-override.ts";
@@ -36,13 +37,12 @@ export type LoadResult =
       readonly position?: { readonly line: number; readonly column: number; readonly offset: number };
     };
 
-const INIT_HINT =
-  "Pass a hank .json file or a directory that contains hank.json; `hankweave --init` scaffolds a new hank.";
+const PASS_HINT = "Pass a hank .json file or a directory that contains hank.json.";
 
 export function loadHankFile(target: string, cwd: string): LoadResult {
   const unsupported = unsupportedSource(target);
   if (unsupported !== null) return { ok: false, issue: unsupported };
-  const located = locateHankFile(path.resolve(cwd, target));
+  const located = locateHankFile(path.resolve(cwd, target), cwd);
   if (typeof located !== "string") return { ok: false, issue: located };
   let text: string;
   try {
@@ -96,15 +96,19 @@ function unsupportedSource(target: string): ValidationIssue | null {
 }
 
 /** The hank file's absolute path, auto-discovering hank.json in a directory; or the issue. */
-function locateHankFile(absolute: string): string | ValidationIssue {
+function locateHankFile(absolute: string, cwd: string): string | ValidationIssue {
   const stats = statOrIssue(absolute);
-  if (stats === null) return notFound(absolute, `Hank file not found: ${absolute}`, INIT_HINT);
+  if (stats === null) {
+    const message = `Hank file not found: ${shownPath(absolute, cwd)}`;
+    return notFound(absolute, message, nearbyHint(absolute, cwd));
+  }
   if (!(stats instanceof fs.Stats)) return stats;
   if (stats.isDirectory()) {
     const candidate = path.join(absolute, DEFAULT_HANK_FILE);
     const inner = statOrIssue(candidate);
     if (inner === null) {
-      return notFound(candidate, `No ${DEFAULT_HANK_FILE} in directory ${absolute}`, directoryHint(absolute));
+      const message = `No ${DEFAULT_HANK_FILE} in directory ${shownPath(absolute, cwd)}`;
+      return notFound(candidate, message, directoryHint(absolute, cwd));
     }
     if (!(inner instanceof fs.Stats)) return inner;
     return inner.isFile() ? candidate : notAFile(candidate);
@@ -112,7 +116,24 @@ function locateHankFile(absolute: string): string | ValidationIssue {
   return stats.isFile() ? absolute : notAFile(absolute);
 }
 
-function directoryHint(directory: string): string {
+/**
+ * A path as the user most likely typed it: relative to the cwd when it lies inside it, absolute
+ * otherwise (the CLI resolves arguments against the cwd before they reach the loader).
+ */
+function shownPath(absolute: string, cwd: string): string {
+  const relative = path.relative(cwd, absolute);
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? absolute : relative;
+}
+
+/** A missing hank: the entries beside it whose names are a typo away, when there are some. */
+function nearbyHint(absolute: string, cwd: string): string {
+  const near = nearNames(path.dirname(absolute), path.basename(absolute));
+  if (near.length === 0) return PASS_HINT;
+  const shown = near.map((name) => shownPath(path.join(path.dirname(absolute), name), cwd));
+  return `Did you mean ${shown.join(" or ")}? ${PASS_HINT}`;
+}
+
+function directoryHint(directory: string, cwd: string): string {
   let names: string[] = [];
   try {
     names = fs
@@ -122,8 +143,8 @@ function directoryHint(directory: string): string {
   } catch {
     names = [];
   }
-  if (names.length === 0) return INIT_HINT;
-  const shown = names.slice(0, 5).map((name) => path.join(directory, name));
+  if (names.length === 0) return PASS_HINT;
+  const shown = names.slice(0, 5).map((name) => shownPath(path.join(directory, name), cwd));
   const more = names.length > 5 ? `, and ${names.length - 5} more` : "";
   return `Pass the hank file itself, e.g. ${shown.join(", ")}${more}; or a directory that contains hank.json.`;
 }

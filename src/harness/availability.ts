@@ -1,6 +1,6 @@
 import type { HarnessKind } from "../hank/models/index.ts";
 import { BUILTIN_HARNESSES } from "./builtin-harnesses.ts";
-import type { HarnessDescriptor } from "./descriptor.ts";
+import type { HarnessDescriptor, PromptProblem } from "./descriptor.ts";
 import { descriptorOfKind, kindsOf } from "./find-descriptor.ts";
 
 /**
@@ -15,4 +15,16 @@ export function harnessProblem(
   if (descriptor === undefined)
     return `No harness '${kind}' is registered (registered: ${kindsOf(descriptors)}).`;
   return descriptor.availability();
+}
+
+/**
+ * What the harness of `kind` would refuse in `prompt`, checked at validation (the scripted agent
+ * parses its script); empty when the harness checks nothing or finds nothing.
+ */
+export function harnessPromptProblems(
+  kind: HarnessKind,
+  prompt: string,
+  descriptors: readonly HarnessDescriptor[] = BUILTIN_HARNESSES,
+): readonly PromptProblem[] {
+  return descriptorOfKind(descriptors, kind)?.checkPrompt?.(prompt) ?? [];
 }

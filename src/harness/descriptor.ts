@@ -23,6 +23,12 @@ export interface HarnessContext {
   readonly commands?: CommandConfig;
 }
 
+/** A line of a prompt that a harness would refuse, and why. */
+export interface PromptProblem {
+  readonly line: number;
+  readonly message: string;
+}
+
 /** What the start-up self-test may read besides the model and the agent environment. */
 export type SelfTestContext = Pick<HarnessContext, "commands">;
 
@@ -63,6 +69,11 @@ export interface HarnessDescriptor {
    * undefined when it can run, else the problem and how to fix it.
    */
   selfTest(model: SessionModel, env: AgentEnv, context: SelfTestContext): string | undefined;
+  /**
+   * Problems a prompt would meet in this harness, found without running it (the scripted agent's
+   * script errors), each with its 1-based line in the prompt. Absent: any prompt is fine.
+   */
+  checkPrompt?(prompt: string): readonly PromptProblem[];
   /** Builds the harness for `model` from the run's context. Must not load a provider SDK. */
   create(model: SessionModel, context: HarnessContext): Harness | HarnessMissing;
 }

@@ -3,7 +3,7 @@
  * and the checks made before one starts. The session contract itself is `harness.ts`; each harness's
  * own API is its folder's index.ts.
  */
-export { harnessProblem } from "./availability.ts";
+export { harnessProblem, harnessPromptProblems } from "./availability.ts";
 export { BUILTIN_HARNESSES } from "./builtin-harnesses.ts";
 export type {
   AgentEnv,

@@ -56,6 +56,10 @@ export function applyEvent(draft: RunStateDraft, event: JournaledEvent): void {
     case "rollback.completed":
       onRollbackCompleted(draft, event.data);
       return;
+    case "sentinel.output":
+    case "sentinel.error":
+      onSentinelSpend(draft, event.data);
+      return;
     default:
       return;
   }
@@ -248,6 +252,34 @@ function onTokenUsage(draft: RunStateDraft, data: DataOf<"token.usage">): void {
     outputTokens: t.outputTokens + data.outputTokens,
     cacheCreationTokens: t.cacheCreationTokens + data.cacheCreationTokens,
     cacheReadTokens: t.cacheReadTokens + data.cacheReadTokens,
+  };
+}
+
+/**
+ * A sentinel's call is spend of the codon it observes: its cost and tokens join the codon's (and the
+ * run's) as they are journaled, so budgets and the summary count them. A rejected reply carries spend
+ * on its `sentinel.error`; other errors carry none.
+ */
+function onSentinelSpend(
+  draft: RunStateDraft,
+  data: DataOf<"sentinel.output"> | DataOf<"sentinel.error">,
+): void {
+  const cost = data.cost ?? 0;
+  const input = data.tokens?.input ?? 0;
+  const output = data.tokens?.output ?? 0;
+  if (cost === 0 && input === 0 && output === 0) return;
+  withCodon(draft, data.codonId, (codon) => ({
+    ...codon,
+    cost: codon.cost + cost,
+    tokens: { ...codon.tokens, input: codon.tokens.input + input, output: codon.tokens.output + output },
+  }));
+  const { state } = draft;
+  const t = state.totals;
+  state.totals = {
+    ...t,
+    cost: t.cost + cost,
+    inputTokens: t.inputTokens + input,
+    outputTokens: t.outputTokens + output,
   };
 }
 

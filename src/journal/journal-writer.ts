@@ -14,10 +14,22 @@ import { syncDirectory } from "../util/sync-directory.ts";
 import { type EnvelopeOptions, type EventDraft, envelopeOf } from "./envelope.ts";
 import { JournalError } from "./journal-error.ts";
 import { parseRecord } from "./parse-record.ts";
-import { scanLinesBackward, tornTailLength } from "./scan-lines.ts";
+import { chainedLine, lineHash } from "./record-chain.ts";
+import { scanLinesBackward, tornTailLength, withPath } from "./scan-lines.ts";
+
+/**
+ * When appended records reach the disk. Every mode survives a killed process (a record is in the file
+ * once `append` returns); they differ on an OS crash or power loss:
+ * - `os` (default): the OS writes the file back when it decides;
+ * - `boundary`: `flush()` fsyncs, and the runner calls it at every codon boundary (plus creation,
+ *   repair and close): what a boundary journaled is on disk before the next codon starts;
+ * - `append`: fsync after every append (about 0.1–1 ms each).
+ */
+export type JournalDurability = "os" | "boundary" | "append";
 
 export interface JournalWriterOptions extends EnvelopeOptions {
-  /** `fdatasync` after every append (about 0.8 ms each); otherwise the OS decides when data hits disk. */
+  readonly durability?: JournalDurability;
+  /** The same as `durability: "append"`. */
   readonly durable?: boolean;
 }
 
@@ -36,47 +48,55 @@ export interface JournalOpening {
  * open. Torn tail: a crash mid-write can leave an unterminated fragment; that record was never
  * acknowledged, so `open` truncates the file back to its last LF before appending, and the next record
  * starts on its own line. `seq` continues from the last readable record (found by reading only the tail).
+ * Each line carries the hash of the line before it (`prev`, see record-chain), continued from the last
+ * line already in the file.
  */
 export class JournalWriter {
   readonly path: string;
   readonly opening: JournalOpening;
   readonly #options: JournalWriterOptions;
+  readonly #durability: JournalDurability;
   #fd: number | null;
   #size: number;
   #lastSeq: number;
+  /** The hash of the last line in the file: the next record's `prev`. */
+  #prev: string | undefined;
 
   private constructor(
     path: string,
     fd: number,
     size: number,
-    opening: JournalOpening,
+    tail: JournalTail,
     options: JournalWriterOptions,
   ) {
     this.path = path;
-    this.opening = opening;
+    this.opening = { repairedBytes: tail.repairedBytes, lastSeq: tail.lastSeq };
     this.#options = options;
+    this.#durability = options.durability ?? (options.durable === true ? "append" : "os");
     this.#fd = fd;
     this.#size = size;
-    this.#lastSeq = opening.lastSeq;
+    this.#lastSeq = tail.lastSeq;
+    this.#prev = tail.lastLineHash;
   }
 
   static open(path: string, options: JournalWriterOptions = {}): JournalWriter {
     mkdirSync(dirname(path), { recursive: true });
     const created = !existsSync(path);
     const fd = openSync(path, "a+");
+    const syncs = (options.durability ?? (options.durable === true ? "append" : "os")) !== "os";
     try {
       const size = fstatSync(fd).size;
       const repairedBytes = tornTailLength(fd, size);
       if (repairedBytes > 0) {
         ftruncateSync(fd, size - repairedBytes);
-        if (options.durable) fdatasyncSync(fd);
+        if (syncs) fdatasyncSync(fd);
       }
-      if (created && options.durable) syncDirectory(dirname(path));
+      if (created && syncs) syncDirectory(dirname(path));
       const end = size - repairedBytes;
-      return new JournalWriter(path, fd, end, { repairedBytes, lastSeq: lastSeqBefore(fd, end) }, options);
+      return new JournalWriter(path, fd, end, { repairedBytes, ...readTail(fd, end) }, options);
     } catch (error) {
       closeSync(fd);
-      throw error;
+      throw withPath(error, path);
     }
   }
 
@@ -90,7 +110,13 @@ export class JournalWriter {
     const fd = this.#openFd();
     const seq = this.#lastSeq + 1;
     const event = envelopeOf(draft, seq, this.#options);
-    this.#write(fd, Buffer.from(`${JSON.stringify(event)}\n`, "utf8"));
+    const prev = this.#prev;
+    try {
+      this.#write(fd, Buffer.from(`${this.#chain(event)}\n`, "utf8"));
+    } catch (error) {
+      this.#prev = prev;
+      throw error;
+    }
     this.#lastSeq = seq;
     return event;
   }
@@ -103,22 +129,47 @@ export class JournalWriter {
     const fd = this.#openFd();
     const events = drafts.map((draft, index) => envelopeOf(draft, this.#lastSeq + 1 + index, this.#options));
     if (events.length === 0) return events;
-    this.#write(fd, Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(""), "utf8"));
+    const prev = this.#prev;
+    try {
+      this.#write(fd, Buffer.from(events.map((event) => `${this.#chain(event)}\n`).join(""), "utf8"));
+    } catch (error) {
+      this.#prev = prev;
+      throw error;
+    }
     this.#lastSeq += events.length;
     return events;
   }
 
-  /** Forces everything appended so far to disk. */
+  /**
+   * A codon boundary: with `durability: "boundary"`, everything appended so far is forced to disk;
+   * otherwise nothing happens (`sync` forces it in every mode).
+   */
   flush(): void {
+    if (this.#durability === "boundary") this.sync();
+  }
+
+  /** Forces everything appended so far to disk. */
+  sync(): void {
     fdatasyncSync(this.#openFd());
   }
 
-  /** Closes the file; later appends throw. Closing twice is harmless. */
+  /** Closes the file (after a last fsync unless the durability is `os`); later appends throw. Idempotent. */
   close(): void {
     if (this.#fd === null) return;
     const fd = this.#fd;
     this.#fd = null;
-    closeSync(fd);
+    try {
+      if (this.#durability !== "os") fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The record's line, linked to the line before it; the link moves on to this line. */
+  #chain(event: EventOf<JournaledType>): string {
+    const line = chainedLine(JSON.stringify(event), this.#prev);
+    this.#prev = lineHash(line);
+    return line;
   }
 
   #openFd(): number {
@@ -131,27 +182,38 @@ export class JournalWriter {
     try {
       let done = 0;
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-      if (this.#options.durable) fdatasyncSync(fd);
+      if (this.#durability === "append") fdatasyncSync(fd);
     } catch (error) {
       try {
         ftruncateSync(fd, this.#size);
       } catch {
         // The original error matters more; the next open repairs any torn tail anyway.
       }
-      throw error;
+      throw withPath(error, this.path);
     }
     this.#size += bytes.length;
   }
 }
 
-/** The `seq` of the newest readable record in bytes [0, end), or 0 when there is none. */
-function lastSeqBefore(fd: number, end: number): number {
-  let seq = 0;
+interface JournalTail {
+  readonly repairedBytes: number;
+  readonly lastSeq: number;
+  readonly lastLineHash: string | undefined;
+}
+
+/**
+ * What appending continues from, in bytes [0, end): the hash of the last line (readable or not: the
+ * chain links lines) and the `seq` of the newest readable record (0 when there is none).
+ */
+function readTail(fd: number, end: number): Omit<JournalTail, "repairedBytes"> {
+  let lastSeq = 0;
+  let lastLineHash: string | undefined;
   scanLinesBackward(fd, end, (line) => {
+    lastLineHash ??= lineHash(line);
     const event = parseRecord(line.toString("utf8"), false);
     if (event === null) return true;
-    seq = event.seq;
+    lastSeq = event.seq;
     return false;
   });
-  return seq;
+  return { lastSeq, lastLineHash };
 }

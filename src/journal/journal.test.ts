@@ -8,6 +8,10 @@ import type { JournaledEvent, JournaledType } from "../events/events.ts";
 import { JournalError } from "./journal-error.ts";
 import { forEachEvent, readAll, readSince, readTail } from "./journal-reader.ts";
 import { type EventDraft, JournalWriter, type JournalWriterOptions } from "./journal-writer.ts";
+import { chainedLine, lineHash } from "./record-chain.ts";
+
+/** The chain holds over what was read. */
+const intact = { chainBreaks: [] };
 
 let dir = "";
 let path = "";
@@ -50,11 +54,13 @@ describe("journal writer and reader", () => {
       data: SAMPLE_DATA["codon.started"],
     });
     const text = readFileSync(path, "utf8");
-    assert.equal(text, `${JSON.stringify(started)}\n${JSON.stringify(usage)}\n`);
+    const first = JSON.stringify(started);
+    assert.equal(text, `${first}\n${chainedLine(JSON.stringify(usage), lineHash(first))}\n`);
     assert.deepEqual(await readAll(path, { validate: true }), {
       events: [started, usage],
       skipped: 0,
       torn: false,
+      ...intact,
     });
   });
 
@@ -69,7 +75,7 @@ describe("journal writer and reader", () => {
     writer.close();
     const read = await readAll(path, { validate: true });
     assert.equal(read.events.length, 33);
-    assert.deepEqual(read, { events: written, skipped: 0, torn: false });
+    assert.deepEqual(read, { events: written, skipped: 0, torn: false, ...intact });
   });
 
   it("keeps the given id and timestamp", () => {
@@ -111,8 +117,8 @@ describe("journal writer and reader", () => {
     const fragment = '{"v":1,"id":"e4","seq":4,"timestamp":"2025-01-01T00:00:04.000Z","type":"inf';
     appendFileSync(path, fragment);
 
-    assert.deepEqual(await readAll(path), { events: written, skipped: 0, torn: true });
-    assert.deepEqual(readTail(path, 2), { events: written.slice(1), skipped: 0, torn: true });
+    assert.deepEqual(await readAll(path), { events: written, skipped: 0, torn: true, ...intact });
+    assert.deepEqual(readTail(path, 2), { events: written.slice(1), skipped: 0, torn: true, ...intact });
 
     const reopened = openWriter({}, 10);
     assert.deepEqual(reopened.opening, { repairedBytes: fragment.length, lastSeq: 3 });
@@ -120,7 +126,7 @@ describe("journal writer and reader", () => {
     const next = reopened.append(info("after repair"));
     reopened.close();
     assert.equal(next.seq, 4);
-    assert.deepEqual(await readAll(path), { events: [...written, next], skipped: 0, torn: false });
+    assert.deepEqual(await readAll(path), { events: [...written, next], skipped: 0, torn: false, ...intact });
   });
 
   it("skips and counts corrupt lines in the middle", async () => {
@@ -137,15 +143,36 @@ describe("journal writer and reader", () => {
     again.close();
 
     const all = [...first, ...second];
-    assert.deepEqual(await readAll(path), { events: all, skipped: 4, torn: false });
-    assert.deepEqual(readTail(path, 3), { events: all.slice(1), skipped: 4, torn: false });
-    assert.deepEqual(readTail(path, 1), { events: all.slice(3), skipped: 0, torn: false });
+    // The four foreign lines carry no hash link after chained records: the chain reports each of them.
+    const breaks = (read: { chainBreaks: readonly { seq: number | null }[] }) =>
+      read.chainBreaks.map((b) => b.seq);
+    const read = await readAll(path);
+    assert.deepEqual(
+      { ...read, chainBreaks: breaks(read) },
+      {
+        events: all,
+        skipped: 4,
+        torn: false,
+        chainBreaks: [null, null, null, null],
+      },
+    );
+    const tail = readTail(path, 3);
+    assert.deepEqual(
+      { ...tail, chainBreaks: breaks(tail) },
+      {
+        events: all.slice(1),
+        skipped: 4,
+        torn: false,
+        chainBreaks: [null, null, null, null],
+      },
+    );
+    assert.deepEqual(readTail(path, 1), { events: all.slice(3), skipped: 0, torn: false, ...intact });
     const seen: number[] = [];
-    assert.deepEqual(await forEachEvent(path, (e) => seen.push(e.seq)), {
-      count: 4,
-      skipped: 4,
-      torn: false,
-    });
+    const scanned = await forEachEvent(path, (e) => seen.push(e.seq));
+    assert.deepEqual(
+      [scanned.count, scanned.skipped, scanned.torn, breaks(scanned)],
+      [4, 4, false, [null, null, null, null]],
+    );
     assert.deepEqual(seen, [1, 2, 3, 4]);
   });
 
@@ -163,8 +190,19 @@ describe("journal writer and reader", () => {
     };
     appendFileSync(path, `${JSON.stringify(bad)}\n`);
     assert.equal((await readAll(path)).events.length, 2);
-    assert.deepEqual(await readAll(path, { validate: true }), { events: [good], skipped: 1, torn: false });
-    assert.deepEqual(readTail(path, 5, { validate: true }), { events: [good], skipped: 1, torn: false });
+    const unchained = (read: object) => ({ ...read, chainBreaks: [] });
+    assert.deepEqual(unchained(await readAll(path, { validate: true })), {
+      events: [good],
+      skipped: 1,
+      torn: false,
+      ...intact,
+    });
+    assert.deepEqual(unchained(readTail(path, 5, { validate: true })), {
+      events: [good],
+      skipped: 1,
+      torn: false,
+      ...intact,
+    });
   });
 
   it("reads the last 50 of 20,000 events, across lines longer than a 64 KiB chunk", async () => {
@@ -178,7 +216,7 @@ describe("journal writer and reader", () => {
     const all = (await readAll(path)).events;
     assert.equal(all.length, 20_000);
     const tail = readTail(path, 50);
-    assert.deepEqual(tail, { events: all.slice(-50), skipped: 0, torn: false });
+    assert.deepEqual(tail, { events: all.slice(-50), skipped: 0, torn: false, ...intact });
     assert.equal(tail.events[0]?.seq, 19_951);
     assert.deepEqual(readTail(path, 5000).events, all.slice(-5000));
   });
@@ -187,8 +225,8 @@ describe("journal writer and reader", () => {
     const writer = openWriter();
     const written = writeInfos(writer, 3);
     writer.close();
-    assert.deepEqual(readTail(path, 10), { events: written, skipped: 0, torn: false });
-    assert.deepEqual(readTail(path, 0), { events: [], skipped: 0, torn: false });
+    assert.deepEqual(readTail(path, 10), { events: written, skipped: 0, torn: false, ...intact });
+    assert.deepEqual(readTail(path, 0), { events: [], skipped: 0, torn: false, ...intact });
   });
 
   it("reads the events after a seq, with the record at that seq as boundary", () => {
@@ -204,13 +242,24 @@ describe("journal writer and reader", () => {
   });
 
   it("reads a missing journal as empty", async () => {
-    assert.deepEqual(await readAll(join(dir, "none.jsonl")), { events: [], skipped: 0, torn: false });
-    assert.deepEqual(readTail(join(dir, "none.jsonl"), 5), { events: [], skipped: 0, torn: false });
+    assert.deepEqual(await readAll(join(dir, "none.jsonl")), {
+      events: [],
+      skipped: 0,
+      torn: false,
+      ...intact,
+    });
+    assert.deepEqual(readTail(join(dir, "none.jsonl"), 5), {
+      events: [],
+      skipped: 0,
+      torn: false,
+      ...intact,
+    });
     assert.deepEqual(readSince(join(dir, "none.jsonl"), 5), {
       events: [],
       skipped: 0,
       torn: false,
       boundary: null,
+      ...intact,
     });
   });
 
@@ -218,8 +267,8 @@ describe("journal writer and reader", () => {
     const writer = openWriter();
     writer.close();
     writeFileSync(path, '{"v":1,"id"');
-    assert.deepEqual(await readAll(path), { events: [], skipped: 0, torn: true });
-    assert.deepEqual(readTail(path, 5), { events: [], skipped: 0, torn: true });
+    assert.deepEqual(await readAll(path), { events: [], skipped: 0, torn: true, ...intact });
+    assert.deepEqual(readTail(path, 5), { events: [], skipped: 0, torn: true, ...intact });
     const reopened = openWriter();
     assert.deepEqual(reopened.opening, { repairedBytes: 11, lastSeq: 0 });
     assert.equal(reopened.append(info("first")).seq, 1);

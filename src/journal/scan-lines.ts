@@ -1,5 +1,14 @@
 import { readSync } from "node:fs";
 
+/**
+ * A system error from reading or writing an open file carries no path: give it the journal's, so a
+ * message made from it can name the file (see util/fs-fault). Returns the same error.
+ */
+export function withPath(error: unknown, path: string): unknown {
+  if (error instanceof Error && "code" in error && !("path" in error)) Object.assign(error, { path });
+  return error;
+}
+
 /** Chunk size for backward reads: one 64 KiB read holds the last few hundred records. */
 export const CHUNK_BYTES = 64 * 1024;
 const LF = 0x0a;

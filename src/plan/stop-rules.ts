@@ -12,7 +12,9 @@ export type BudgetScope = "codon" | "loop" | "hank";
  * - `context-exceeded`: the provider reported context exhaustion.
  * - `budget-exceeded`: a budget ran out and the codon completed gracefully (`onExceeded: complete`);
  *   under `onExceeded: fail` the engine reports `failed` or `failed-ignored` instead.
- * - `failed-ignored`: failed under `onFailure: ignore`.
+ * - `failed-ignored`: failed under `onFailure: ignore`; `budget` when the failure is a budget that ran
+ *   out under `onExceeded: fail` (a loop or hank budget still ends the loop: ignoring the failure does
+ *   not give the money back).
  * - `failed`: failed for good under `abort` (or `retry` with attempts spent): this run stops.
  */
 export type CodonFinish =
@@ -20,7 +22,7 @@ export type CodonFinish =
   | { readonly kind: "skipped" }
   | { readonly kind: "context-exceeded" }
   | { readonly kind: "budget-exceeded"; readonly scope: BudgetScope }
-  | { readonly kind: "failed-ignored" }
+  | { readonly kind: "failed-ignored"; readonly budget?: BudgetScope }
   | { readonly kind: "failed" };
 
 /** What a stop rule sees: a codon of a loop that just finished, and the loop's stop condition. */
@@ -41,11 +43,20 @@ export interface LoopStop {
 /** One stop condition. Returns a stop when it fires, undefined otherwise. Rules are tried in order. */
 export type LoopStopRule = (input: LoopCodonFinish) => LoopStop | undefined;
 
-/** A loop or hank budget ran out at this codon, whatever its position: the loop ends here. */
+/**
+ * A loop or hank budget ran out at this codon, whatever its position and whether the codon completed
+ * or failed with the failure ignored: the loop ends here.
+ */
 export const stopOnBudget: LoopStopRule = ({ finish }) =>
-  finish.kind === "budget-exceeded" && finish.scope !== "codon"
+  budgetScopeOf(finish) !== undefined && budgetScopeOf(finish) !== "codon"
     ? { cause: "budget", dropRemaining: true }
     : undefined;
+
+/** The budget that ran out at this finish, if one did. */
+function budgetScopeOf(finish: CodonFinish): BudgetScope | undefined {
+  if (finish.kind === "budget-exceeded") return finish.scope;
+  return finish.kind === "failed-ignored" ? finish.budget : undefined;
+}
 
 /** Context ran out in a `contextExceeded` loop, at any codon: the loop ends successfully here. */
 export const stopOnContext: LoopStopRule = ({ finish, terminateOn }) =>
@@ -65,10 +76,12 @@ export function carriesOn(finish: CodonFinish): boolean {
   switch (finish.kind) {
     case "completed":
     case "skipped":
-    case "failed-ignored":
       return true;
-    case "budget-exceeded":
-      return finish.scope === "codon";
+    case "failed-ignored":
+    case "budget-exceeded": {
+      const scope = budgetScopeOf(finish);
+      return scope === undefined || scope === "codon";
+    }
     case "context-exceeded":
     case "failed":
       return false;

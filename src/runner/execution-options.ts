@@ -71,6 +71,12 @@ export interface ExecutionOptions {
    * it noticed (a resumed execution, a replaced data link...): the CLI prints them.
    */
   readonly onOpened?: (layout: ExecutionLayout, notes: readonly string[]) => void;
+  /**
+   * fsync the journal at every codon boundary (`--durable`), so what a boundary journaled survives an OS
+   * crash or power loss, not only a killed process. Default: `HANKWEAVE_RUNTIME_DURABLE_JOURNAL` (1 or
+   * true), else false (the OS writes the journal back when it decides).
+   */
+  readonly durableJournal?: boolean;
   /** The port of the server that serves this run, written into `runtime.lock` so `--attach` finds it. */
   readonly port?: number;
   /** Written into execution-meta.json: the runtime version and the command line that started it. */
@@ -113,3 +119,15 @@ export type ExecutionResult =
       readonly state: RunState;
       readonly plan: ExecutionPlan;
     };
+
+/** The environment's default for `durableJournal` (`--durable`): 1 or true. */
+export const DURABLE_JOURNAL_ENV = "HANKWEAVE_RUNTIME_DURABLE_JOURNAL";
+
+export function wantsDurableJournal(
+  options: Pick<ExecutionOptions, "durableJournal">,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  if (options.durableJournal !== undefined) return options.durableJournal;
+  const value = env[DURABLE_JOURNAL_ENV];
+  return value === "1" || value === "true";
+}

@@ -1,9 +1,10 @@
+import { resolve } from "node:path";
 import type { ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
 import type { HankFile } from "../hank/schema/index.ts";
 import type { ValidationReport } from "../hank/validate/index.ts";
 import { validateHank } from "../hank/validate/index.ts";
-import { harnessProblem } from "../harness/availability.ts";
+import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
 
 export interface LoadHankInput {
   /** A hank .json file or a directory holding hank.json, absolute or relative to `cwd`. */
@@ -12,6 +13,8 @@ export interface LoadHankInput {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Every codon's model (`-m`). */
   readonly model?: string;
+  /** The data source, absolute or relative to `cwd`: checked to exist and be readable. */
+  readonly data?: string;
 }
 
 export type LoadedHank =
@@ -54,7 +57,9 @@ export function loadValidatedHank(input: LoadHankInput): LoadedHank {
     hankDir: loaded.hankDir,
     env: input.env,
     harnessProblem,
+    promptProblems: harnessPromptProblems,
     ...(input.model !== undefined && { modelOverride: input.model }),
+    ...(input.data !== undefined && { dataPath: resolve(input.cwd, input.data), dataShown: input.data }),
   });
   if (!report.ok || report.hank === undefined) return { ok: false, hankPath: loaded.hankPath, report };
   return {

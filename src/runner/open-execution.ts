@@ -19,6 +19,8 @@ import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 export interface OpenExecutionInput {
   readonly hankPath: string;
   readonly hankText: string;
+  /** The hank's codon ids (loop codons included): recorded, and compared when the hank changed. */
+  readonly codonIds?: readonly string[];
   readonly dataPath: string;
   readonly dataHashTimeLimitMs?: number;
   readonly execution?: string;
@@ -76,6 +78,7 @@ export async function openExecution(input: OpenExecutionInput): Promise<OpenedEx
     dataHash: hashed.value.hash,
     hankHash,
     hankPath: input.hankPath,
+    ...(input.codonIds !== undefined && { codonIds: input.codonIds }),
     now: input.now(),
     randomSuffix: randomSuffix(),
   });
@@ -87,6 +90,7 @@ export async function openExecution(input: OpenExecutionInput): Promise<OpenedEx
     dataHash: hashed.value,
     hankPath: input.hankPath,
     hankHash,
+    ...(input.codonIds !== undefined && { codonIds: input.codonIds }),
     copy: input.copy,
     now: input.now(),
     host: currentHost(input.version, input.argv),

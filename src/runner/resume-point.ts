@@ -7,6 +7,7 @@ import {
   buildPlan,
   isPlanFinished,
   loopReportOf,
+  nextIteration,
   parseExecutionPlan,
   reopenLoop,
   replayLoopReports,
@@ -81,6 +82,28 @@ export async function resumePoint(
   for (const [loopId, status] of Object.entries(plan.loops)) {
     if (status.endCause === "failure") plan = reopenLoop(plan, loopId);
   }
+  plan = continueRaisedLimits(hank, plan);
   if (isPlanFinished(plan, finishedCodonIds(state))) return { kind: "done", plan };
   return { kind: "continue", plan };
+}
+
+/**
+ * A loop that ended at its iteration limit, in a hank whose limit has since been raised, carries on:
+ * its next iteration is planned, so the resume runs it instead of finding nothing to do. Codons after
+ * the loop that already ran are not run again.
+ */
+export function continueRaisedLimits(hank: HankFile, plan: ExecutionPlan): ExecutionPlan {
+  let next = plan;
+  for (const item of hank.hank) {
+    if (item.type !== "loop" || item.terminateOn.type !== "iterationLimit") continue;
+    const status = Object.hasOwn(next.loops, item.id) ? next.loops[item.id] : undefined;
+    if (status?.terminated !== true || status.endCause !== "iteration_limit") continue;
+    if (item.terminateOn.limit <= status.iteration + 1) continue;
+    const reopened = {
+      ...next,
+      loops: { ...next.loops, [item.id]: { iteration: status.iteration, terminated: false } },
+    };
+    next = nextIteration(reopened, item.id);
+  }
+  return next;
 }

@@ -2,13 +2,16 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../checkpoint/git/index.ts";
 import type { RunControl } from "../engine/index.ts";
+import type { HankFile } from "../hank/schema/index.ts";
 import type { EventBus } from "../journal/index.ts";
 import { systemClock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
+import { faultResult, releaseLockQuietly } from "./fault-report.ts";
 import { loadCommands } from "./load-commands.ts";
 import { type LoadedHank, loadValidatedHank } from "./load-hank.ts";
+import { createLockFence, fencedCheckpointer, type LockFence, LockLostError } from "./lock-fence.ts";
 import { openExecution } from "./open-execution.ts";
 import { createRunChannels, drainBus, type RunChannels } from "./run-channels.ts";
 import { runLocked } from "./run-locked.ts";
@@ -51,6 +54,8 @@ export function startExecution(options: ExecutionOptions): ExecutionHandle {
     markOpened(layout);
   };
   const done = execute(options, channels, onOpened)
+    // A filesystem fault before the execution was locked (creating or opening it) is a refusal too.
+    .catch((error: unknown) => faultResult(error, undefined) ?? Promise.reject(error))
     .finally(() => markOpened(undefined))
     .then(async (result) => {
       await drainBus(channels.events);
@@ -73,6 +78,7 @@ async function execute(
     cwd,
     env,
     ...(options.model !== undefined && { model: options.model }),
+    ...(options.data !== undefined && { data: options.data }),
   });
   if (!loaded.ok) return invalid(loaded);
   if (options.checkpointer === undefined) {
@@ -90,6 +96,7 @@ async function execute(
   const opened = await openExecution({
     hankPath: loaded.hankPath,
     hankText: loaded.text,
+    codonIds: codonIdsOf(loaded.hank),
     dataPath: options.data ?? loaded.hankDir,
     ...(loaded.hank.overrides?.dataHashTimeLimit !== undefined && {
       dataHashTimeLimitMs: loaded.hank.overrides.dataHashTimeLimit,
@@ -109,13 +116,20 @@ async function execute(
   });
   if (!opened.ok) return refused(opened.message);
   const { layout } = opened;
+  // A lost lock (see lock-fence.ts) cancels the run, so its agent stops too.
+  const lockLost = new AbortController();
+  let fence: LockFence | undefined;
   const lock = acquireLock(layout.lockPath, {
     pid: process.pid,
     runId: "starting",
     clock,
     ...(options.port !== undefined && { port: options.port }),
+    onHeartbeatProblem: (problem) => {
+      if (problem.kind === "lost") fence?.markLost(problem.holder);
+    },
   });
   if (!lock.ok) return refused(lock.message, layout);
+  fence = createLockFence(lock.lock, clock, () => lockLost.abort("lock lost"));
   onOpened(layout);
   options.onOpened?.(layout, opened.notes);
   try {
@@ -127,11 +141,19 @@ async function execute(
       loaded,
       channels,
       staleRunId: lock.staleFrom?.runId,
-      checkpointer: (options.checkpointer ?? gitCheckpointer)(layout, clock),
+      checkpointer: fencedCheckpointer((options.checkpointer ?? gitCheckpointer)(layout, clock), fence),
+      fence,
+      signal:
+        options.signal === undefined ? lockLost.signal : AbortSignal.any([options.signal, lockLost.signal]),
       ...(commands.config !== undefined && { commands: commands.config }),
     });
+  } catch (error) {
+    if (error instanceof LockLostError) return refused(error.message, layout);
+    const fault = faultResult(error, layout);
+    if (fault !== undefined) return fault;
+    throw error;
   } finally {
-    lock.lock.release();
+    releaseLockQuietly(() => lock.lock.release(), layout);
   }
 }
 
@@ -165,4 +187,11 @@ export function checkGit(): string | undefined {
   } catch {
     return "git is required for checkpoints but was not found on PATH. Install git and run again.";
   }
+}
+
+/** The hank's codon ids in hank order, loop codons included. */
+function codonIdsOf(hank: HankFile): string[] {
+  return hank.hank.flatMap((item) =>
+    item.type === "loop" ? item.codons.map((codon) => codon.id) : [item.id],
+  );
 }

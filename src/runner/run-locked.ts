@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import type { Checkpointer } from "../checkpoint/index.ts";
-import type { EventSink } from "../engine/index.ts";
+import type { EngineHooks, EventSink } from "../engine/index.ts";
 import {
   AFTERMATH_TAIL_EVENTS,
   continuationIds,
@@ -12,15 +13,20 @@ import { JournalWriter, loadRunState, type RunState, readTail, writeSnapshot } f
 import { buildPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+import { cleanRestartCheckpoint, needsCleanRestart } from "./clean-restart.ts";
 import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
-import type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
+import { withDataSourceWatch } from "./data-source-hooks.ts";
+import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
 import { createHarnesses } from "./harnesses.ts";
+import { auditJournalInBackground } from "./journal-audit-report.ts";
 import type { LoadedHank } from "./load-hank.ts";
+import { fencedStore, type LockFence } from "./lock-fence.ts";
+import { lostJournalProblem } from "./lost-journal.ts";
 import { markCrashedRun } from "./mark-crashed-run.ts";
 import { resumePoint } from "./resume-point.ts";
 import type { RunChannels } from "./run-channels.ts";
 import { openRunSink, runWorkspace } from "./run-workspace.ts";
-import { createWorkspaceHooks } from "./workspace-hooks.ts";
+import { createWorkspaceHooks, type WorkspaceHooksInput } from "./workspace-hooks.ts";
 
 export interface LockedRun {
   readonly options: ExecutionOptions;
@@ -30,7 +36,12 @@ export interface LockedRun {
   readonly loaded: Extract<LoadedHank, { ok: true }>;
   readonly channels: RunChannels;
   readonly staleRunId: string | undefined;
+  /** Already behind the fence. */
   readonly checkpointer: Checkpointer;
+  /** Checked before every journal append and snapshot (see lock-fence.ts). */
+  readonly fence: LockFence;
+  /** The caller's cancel, and the fence's when the lock is lost. */
+  readonly signal: AbortSignal;
   readonly commands?: CommandConfig;
 }
 
@@ -42,15 +53,23 @@ export interface LockedRun {
 export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
   const { layout } = run;
   const restored = await loadRunState(layout.stateDir, { journalPath: layout.eventsPath });
-  const writer = JournalWriter.open(layout.eventsPath);
+  if (run.options.startNew !== true) {
+    const lost = await lostJournalProblem(layout, restored, run.checkpointer);
+    if (lost !== undefined) return refused(lost, layout);
+  }
+  const writer = JournalWriter.open(layout.eventsPath, {
+    durability: wantsDurableJournal(run.options, run.env) ? "boundary" : "os",
+  });
+  let audit: Promise<void> = Promise.resolve();
   try {
     const sink = openRunSink({
-      store: writer,
+      store: fencedStore(writer, run.fence),
       initialState: restored.state,
       channels: run.channels,
       ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
     });
     recoverCrash(sink, run);
+    audit = auditJournalInBackground(layout.eventsPath, sink);
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
     const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);
     if (aftermath.kind === "interrupted") {
@@ -64,6 +83,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
     if (point.kind === "done" && latestRunCompleted(sink.state())) {
       // A kill after RunCompleted can leave state.json behind the journal; catch it up.
       if (restored.snapshot?.runState.lastSeq !== sink.state().lastSeq) {
+        run.fence.check();
         writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: point.plan });
       }
       return {
@@ -74,6 +94,11 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
         message: `Resumed completed execution ${layout.executionDir} — nothing to do. All codons already completed. Use --start-new to run fresh.`,
       };
     }
+    // After a crash or a cancel mid-codon, the codon re-runs on the files it started from.
+    const restartFrom =
+      run.options.newRun !== true && aftermath.kind !== "continuation" && needsCleanRestart(sink.state())
+        ? await cleanRestartCheckpoint(sink, run.checkpointer, layout.eventsPath)
+        : undefined;
     const runNewId = continuationIds(
       aftermath.kind === "continuation" ? aftermath.runId : undefined,
       runIds(run),
@@ -98,23 +123,33 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
         layout,
         ...(run.commands !== undefined && { commands: run.commands }),
       }),
-      hooks: createWorkspaceHooks({
-        layout,
-        hankDir: run.loaded.hankDir,
-        processEnv: run.env,
-        sink,
-        clock: run.clock,
-        checkpointer: run.checkpointer,
-        ignoreRigFailures: run.options.ignoreRigFailures ?? false,
-        hank: run.loaded.hank,
-        ...(run.options.outputDir !== undefined && { outputDir: run.options.outputDir }),
-        overwriteOutput: run.options.overwriteOutput ?? false,
-      }),
+      hooks: fencedHooks(
+        run.fence,
+        {
+          layout,
+          hankDir: run.loaded.hankDir,
+          processEnv: run.env,
+          sink,
+          clock: run.clock,
+          checkpointer: run.checkpointer,
+          ignoreRigFailures: run.options.ignoreRigFailures ?? false,
+          hank: run.loaded.hank,
+          ...(run.options.outputDir !== undefined && { outputDir: run.options.outputDir }),
+          overwriteOutput: run.options.overwriteOutput ?? false,
+          ...(restartFrom !== undefined && { restartFrom }),
+        },
+        () => writer.flush(),
+      ),
       channels: run.channels,
-      signal: run.options.signal ?? new AbortController().signal,
+      signal: run.signal,
+      sentinels: {
+        outputsDir: join(layout.stateDir, "sentinels", "outputs"),
+        ...(run.options.model !== undefined && { modelOverride: run.options.model }),
+      },
     });
     // The run's closing events come after the last codon boundary: snapshot them too, so state.json
     // shows how the run ended without a replay.
+    run.fence.check();
     writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: result.plan });
     return {
       kind: "ran",
@@ -127,8 +162,30 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       plan: result.plan,
     };
   } finally {
+    await audit;
     writer.close();
+    // The git store packs what the run wrote; never rejects.
+    await run.checkpointer.close?.();
   }
+}
+
+/**
+ * The workspace hooks, with the state snapshot behind the fence too. `atBoundary` runs at every codon
+ * boundary first: the durable journal's fsync.
+ */
+function fencedHooks(fence: LockFence, input: WorkspaceHooksInput, atBoundary: () => void): EngineHooks {
+  const hooks = withDataSourceWatch(createWorkspaceHooks(input), {
+    dataPath: input.layout.dataLink,
+    sink: input.sink,
+  });
+  return {
+    ...hooks,
+    persist(plan) {
+      fence.check();
+      atBoundary();
+      hooks.persist?.(plan);
+    },
+  };
 }
 
 /** Marks a run the journal still shows as running (its process died) and clears git's stale locks. */

@@ -5,6 +5,7 @@ import type {
   EventSink,
   EventStore,
   RunResult,
+  SentinelHost,
 } from "../engine/index.ts";
 import { createEventSink, type LoopStopPredicate, runHank } from "../engine/index.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
@@ -12,6 +13,7 @@ import type { HankFile } from "../hank/schema/index.ts";
 import type { HarnessRegistry } from "../harness/harness.ts";
 import type { RunState } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
+import { createSentinelHost } from "../sentinels/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { RunChannels } from "./run-channels.ts";
 
@@ -36,6 +38,11 @@ export interface WorkspaceRun {
   readonly hooks?: EngineHooks;
   readonly channels: RunChannels;
   readonly signal: AbortSignal;
+  /**
+   * Where sentinel outputs go (default `.hankweave/sentinels/outputs` beside agentRoot) and the run's
+   * `-m` override (a scripted one makes the sentinels scripted too).
+   */
+  readonly sentinels?: { readonly outputsDir?: string; readonly modelOverride?: string };
 }
 
 export interface RunSinkInput {
@@ -67,9 +74,29 @@ export function openRunSink(input: RunSinkInput): EventSink {
 
 /**
  * The composition every run shares, whoever laid the workspace out (the runner's execution directory,
- * the test kit's temp directory): the engine over the run's sink, inbox, harnesses and hooks.
+ * the test kit's temp directory): the engine over the run's sink, inbox, harnesses and hooks, with the
+ * codons' sentinels fed by the run's event bus.
  */
-export function runWorkspace(run: WorkspaceRun): Promise<RunResult> {
+export async function runWorkspace(run: WorkspaceRun): Promise<RunResult> {
+  const sentinels = createSentinelHost({
+    hankDir: run.hankDir,
+    agentRoot: run.agentRoot,
+    env: run.env,
+    clock: run.clock,
+    sink: run.sink,
+    signal: run.signal,
+    ...run.sentinels,
+  });
+  const observing = run.channels.events.subscribe((event) => sentinels.observe(event), { name: "sentinels" });
+  try {
+    return await runEngine(run, sentinels);
+  } finally {
+    await sentinels.shutdown();
+    observing.unsubscribe();
+  }
+}
+
+function runEngine(run: WorkspaceRun, sentinels: SentinelHost): Promise<RunResult> {
   return runHank(
     {
       hank: run.hank,
@@ -89,6 +116,7 @@ export function runWorkspace(run: WorkspaceRun): Promise<RunResult> {
       harnesses: run.harnesses,
       signal: run.signal,
       control: run.channels.control,
+      sentinels,
       ...(run.hooks !== undefined && { hooks: run.hooks }),
     },
   );

@@ -1,5 +1,6 @@
 import type { Checkpointer } from "../checkpoint/index.ts";
 import type { Clock, CodonContext, EngineHooks, EventSink, HookResult } from "../engine/index.ts";
+import { checkpointGlobsOf } from "../engine/rollback/index.ts";
 import type { HankFile } from "../hank/schema/index.ts";
 import { writeSnapshot } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
@@ -8,6 +9,7 @@ import { type ArchiveEvent, type ArchiveTarget, archivePaths } from "../workspac
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { copyOutputFiles } from "../workspace/outputs/index.ts";
 import { type RigEvent, runRigSetup } from "../workspace/rig/index.ts";
+import { startCheckpointLine } from "./start-checkpoint-line.ts";
 
 export interface WorkspaceHooksInput {
   readonly layout: ExecutionLayout;
@@ -21,6 +23,8 @@ export interface WorkspaceHooksInput {
   /** `-o`: where output files go (absolute); outputs and their beforeCopy are skipped without it. */
   readonly outputDir?: string;
   readonly overwriteOutput: boolean;
+  /** A restart after a crash or a cancel: the checkpoint to put the workspace back to first. */
+  readonly restartFrom?: string;
 }
 
 const OK: HookResult = { ok: true };
@@ -48,14 +52,14 @@ export function createWorkspaceHooks(input: WorkspaceHooksInput): EngineHooks {
     sink.emitAll([event]);
   };
   return {
-    async startRun(runId) {
-      try {
-        await checkpointer.init();
-        await checkpointer.startRun(runId);
-        return OK;
-      } catch (error) {
-        return { ok: false, message: `Checkpoints could not start: ${messageOf(error)}` };
-      }
+    startRun(runId) {
+      return startCheckpointLine({
+        checkpointer,
+        sink,
+        runId,
+        globs: checkpointGlobsOf(input.hank),
+        ...(input.restartFrom !== undefined && { restartFrom: input.restartFrom }),
+      });
     },
     async prepareCodon(context: CodonContext, signal: AbortSignal) {
       const { entry, codon } = context;

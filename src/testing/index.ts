@@ -34,6 +34,7 @@ export { createFakeClock, FAKE_CLOCK_START } from "./fake-clock.ts";
 export * from "./fake-providers/index.ts";
 export { hankOf, scriptedCodon, scriptedLoop } from "./hank-builders.ts";
 export * from "./harness-conformance/index.ts";
+export * from "./loops-store-conformance/index.ts";
 export type { PreparedHank, PrepareHankInput, TestHankLayout } from "./prepare-test-hank.ts";
 export { prepareTestHank } from "./prepare-test-hank.ts";
 export type { HankTestOptions, HankTestRun, RunningHankTest } from "./run-hank-for-test.ts";

@@ -28,9 +28,15 @@ describe("runHankForTest", () => {
         ["s-1", "s-3", "s-5"],
       );
       const lines = readFileSync(run.journalPath, "utf8").trimEnd().split("\n");
+      // Each line is the event plus `prev`, the hash-chain link to the line before it.
+      const records = lines.map((line) => JSON.parse(line) as { prev?: string });
       assert.deepEqual(
-        lines.map((line) => JSON.parse(line)),
+        records.map(({ prev: _link, ...event }) => event),
         run.events,
+      );
+      assert.deepEqual(
+        records.map((record) => record.prev === undefined),
+        records.map((_, index) => index === 0),
       );
       assert.equal(run.events[0]?.id, "e-1");
       assert.equal(run.events[0]?.timestamp, "2025-01-01T00:00:00.000Z");

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
-import type { CheckpointRecord } from "../../src/checkpoint/index.ts";
+import { checkpointThread, readJournalLine } from "../../src/engine/rollback/index.ts";
 import {
   initialRunState,
   type JournaledEvent,
@@ -18,16 +18,18 @@ import { TORN_ID } from "./crash-points.ts";
 
 /**
  * What must hold for the crash-loop hank (test/fixtures/crash-loop) after any kill, and once a rerun
- * has completed it. "No file of the workspace is lost" means: for every codon of the plan, in plan
- * order, trail.txt holds its `begin` line directly followed by its `end` line (the attempt that
- * completed); other lines come only from attempts a kill interrupted, and are whole lines; and every
- * checkpoint of a completion holds trail.txt exactly as that codon left it.
+ * has completed it: the journal reads cleanly and the snapshot is a prefix of it; every codon of the
+ * plan completed exactly once; the workspace is byte for byte the one an uninterrupted run leaves; and
+ * the execution's line of checkpoints holds one `completed` checkpoint per codon, each with exactly the
+ * files of the uninterrupted run's checkpoint of that codon.
  */
 
 export const PLAN_IDS = ["setup", "x#0", "y#0", "x#1", "y#1", "x#2", "y#2", "final"] as const;
 
-function configOf(runtimeId: string): string {
-  return runtimeId.split("#")[0] ?? runtimeId;
+/** What an uninterrupted run of the crash-loop hank leaves: its files, and its checkpoints' trees. */
+export interface Reference {
+  readonly files: ReadonlyMap<string, string>;
+  readonly checkpointTrees: readonly string[];
 }
 
 function replay(events: readonly JournaledEvent[]): RunState {
@@ -57,36 +59,111 @@ function checkSnapshotIsPrefix(stateDir: string, events: readonly JournaledEvent
   assert.deepEqual(runState, replay(covered), "state.json is the journal's state at its lastSeq");
 }
 
+/** Every file of the agent workspace (the data link aside), by relative path, with its content. */
+export function workspaceFiles(agentRoot: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string, prefix: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const relative = prefix === "" ? name : `${prefix}/${name}`;
+      if (relative === "read_only_data_source") continue;
+      const stats = lstatSync(path);
+      if (stats.isDirectory()) walk(path, relative);
+      else files.set(relative, readFileSync(path, "utf8"));
+    }
+  };
+  walk(agentRoot, "");
+  return files;
+}
+
+/** The tree ids of the `completed` checkpoints on the execution's line, in line order, by codon. */
+export async function completedTrees(executionDir: string): Promise<string[]> {
+  const layout = executionLayout(executionDir);
+  const checkpointer = createGitCheckpointer({
+    gitDir: layout.checkpointGitDir,
+    workTree: layout.agentRoot,
+    clock: { now: () => Date.now() },
+  });
+  await checkpointer.init();
+  const [line, records] = await Promise.all([readJournalLine(layout.eventsPath), checkpointer.list()]);
+  const completed = checkpointThread(line.steps, records).filter((c) => c.checkpointType === "completed");
+  assert.deepEqual(
+    completed.map((c) => c.codonId),
+    [...PLAN_IDS],
+    "one completed checkpoint per codon on the execution's line, in plan order",
+  );
+  const shown = execFileSync(
+    "git",
+    ["--git-dir", layout.checkpointGitDir, "show", "-s", "--format=%T", ...completed.map((c) => c.sha)],
+    { encoding: "utf8" },
+  );
+  return shown.trim().split("\n");
+}
+
+/** The reference an uninterrupted run leaves (it must pass the same checks itself). */
+export async function referenceOf(executionDir: string): Promise<Reference> {
+  const layout = executionLayout(executionDir);
+  return { files: workspaceFiles(layout.agentRoot), checkpointTrees: await completedTrees(executionDir) };
+}
+
 export interface CompletedFacts {
   readonly state: RunState;
   readonly events: readonly JournaledEvent[];
 }
 
-/** After the rerun that completed: every invariant of the execution. */
-export async function checkCompleted(executionDir: string): Promise<CompletedFacts> {
+/**
+ * After the rerun that completed: every invariant of the execution. `cancels`: a run of this
+ * execution was stopped by a delivered SIGINT, so `aborted` runs and attempts may appear.
+ */
+export async function checkCompleted(
+  executionDir: string,
+  reference: Reference,
+  cancels = false,
+): Promise<CompletedFacts> {
   const layout = executionLayout(executionDir);
   const read = await readAll(layout.eventsPath, { validate: true });
   assert.deepEqual([read.skipped, read.torn], [0, false], "the journal is whole");
   assert.ok(!read.events.some((e) => e.id === TORN_ID), "the torn record was cut off");
   const state = replay(read.events);
-  checkCodonsOnce(read.events);
+  checkCodonsOnce(read.events, cancels);
   checkLoop(read.events);
-  checkRuns(read.events, state);
+  checkRuns(read.events, state, cancels);
   checkFinalSnapshot(layout.stateDir, state);
-  await checkCheckpoints(layout.checkpointGitDir, layout.agentRoot, read.events);
-  checkWorkspace(layout.agentRoot, state);
+  assert.deepEqual(
+    workspaceFiles(layout.agentRoot),
+    reference.files,
+    "the workspace is byte for byte the uninterrupted run's",
+  );
+  assert.deepEqual(
+    await completedTrees(executionDir),
+    reference.checkpointTrees,
+    "each codon's completed checkpoint holds what the uninterrupted run's does",
+  );
   assert.equal(existsSync(layout.lockPath), false, "the runtime lock is released");
   return { state, events: read.events };
 }
 
-/** Each runtime id of the plan completed exactly once; nothing else ever started; no failure recorded. */
-function checkCodonsOnce(events: readonly JournaledEvent[]): void {
+/**
+ * Each runtime id of the plan completed exactly once, in plan order; nothing outside the plan started.
+ * A failed attempt is only one a kill interrupted (or, with `cancels`, one a SIGINT aborted).
+ */
+function checkCodonsOnce(events: readonly JournaledEvent[], cancels: boolean): void {
   const completions = events.flatMap((e) => (e.type === "codon.completed" ? [e.data] : []));
   assert.deepEqual(
-    completions.map((c) => [c.codonId, c.success]),
-    PLAN_IDS.map((id) => [id, true]),
-    "one successful codon.completed per codon, in plan order, and no failed attempt",
+    completions.filter((c) => c.success).map((c) => c.codonId),
+    [...PLAN_IDS],
+    "one successful codon.completed per codon, in plan order",
   );
+  const cutShort = new Set(cancels ? ["interrupted", "aborted"] : ["interrupted"]);
+  for (const failed of completions.filter((c) => !c.success)) {
+    assert.ok(
+      cutShort.has(failed.endReasons?.codon ?? ""),
+      `a failed attempt of ${failed.codonId} was cut short, not failed: ${JSON.stringify(failed)}`,
+    );
+    if (failed.endReasons?.codon === "interrupted") {
+      assert.deepEqual(failed.exitStatus, { type: "none" }, "how a crashed attempt's agent ended is unknown");
+    }
+  }
   const started = new Set(events.flatMap((e) => (e.type === "codon.started" ? [e.data.codonId] : [])));
   assert.deepEqual([...started].sort(), [...PLAN_IDS].sort(), "no codon outside the plan started");
 }
@@ -105,32 +182,30 @@ function checkLoop(events: readonly JournaledEvent[]): void {
 }
 
 /**
- * Runs: every run but the last was killed (crashed) or completed; the last completed. A crash is
- * recorded as `interrupted` on the codon it stopped, never as an abort or a failure of the run.
+ * Runs: every run but the last was killed (interrupted), stopped by a SIGINT (aborted) or completed;
+ * the last completed. A crash leaves no codon active: recovery journaled each in-flight attempt.
  */
-function checkRuns(events: readonly JournaledEvent[], state: RunState): void {
+function checkRuns(events: readonly JournaledEvent[], state: RunState, cancels: boolean): void {
   let current = initialRunState();
   for (const event of events) {
-    const next = reduce(current, event);
     if (event.type === "state.transition" && event.data.transitionType === "RunCrashed") {
-      for (const before of current.codons.filter(
-        (c) => !["completed", "failed", "skipped"].includes(c.status),
-      )) {
-        const after = next.codons.find((c) => c.id === before.id);
-        assert.equal(after?.status, "failed", `${before.id} is settled by the crash`);
-        assert.equal(after?.endReasons?.codon, "interrupted", `${before.id} is marked interrupted`);
-      }
+      const active = current.codons.filter((c) => !["completed", "failed", "skipped"].includes(c.status));
+      assert.deepEqual(
+        active.map((c) => c.id),
+        [],
+        "recovery journaled every in-flight attempt before the crash mark",
+      );
     }
-    assert.ok(
-      !(event.type === "state.transition" && event.data.transitionType === "RunFailed"),
-      "no run failed or was aborted",
-    );
-    current = next;
+    if (event.type === "state.transition" && event.data.transitionType === "RunFailed") {
+      assert.ok(cancels && event.data.transition.data.reason === "aborted", "no run failed");
+    }
+    current = reduce(current, event);
   }
   const statuses = state.runs.map((run) => run.status);
+  const allowed = new Set(cancels ? ["interrupted", "aborted", "completed"] : ["interrupted", "completed"]);
   assert.equal(statuses[statuses.length - 1], "completed", "the last run completed");
   assert.ok(
-    statuses.every((s) => s === "interrupted" || s === "completed"),
+    statuses.every((s) => allowed.has(s)),
     `runs: ${statuses.join(", ")}`,
   );
   assert.equal(state.currentRunId, null);
@@ -154,89 +229,4 @@ function checkFinalSnapshot(stateDir: string, state: RunState): void {
     terminationReason: "iteration_limit",
   });
   assert.ok(isPlanFinished(plan.plan, new Set(PLAN_IDS)));
-}
-
-/** The run each successful completion was journaled in, by runtime id. */
-function completionRuns(events: readonly JournaledEvent[]): Map<string, string> {
-  const runs = new Map<string, string>();
-  let runId = "";
-  for (const event of events) {
-    if (event.type === "state.transition" && event.data.transitionType === "RunStarted")
-      runId = event.data.runId ?? "";
-    if (event.type === "codon.completed" && event.data.success) runs.set(event.data.codonId, runId);
-  }
-  return runs;
-}
-
-function showAt(gitDir: string, sha: string, path: string): string {
-  return execFileSync("git", ["--git-dir", gitDir, "show", `${sha}:${path}`], { encoding: "utf8" });
-}
-
-/**
- * Every journaled completion has its `completed` checkpoint in the same run, holding trail.txt as the
- * codon left it (ending with its own begin/end lines); no checkpoint names a codon outside the plan.
- */
-async function checkCheckpoints(
-  gitDir: string,
-  agentRoot: string,
-  events: readonly JournaledEvent[],
-): Promise<void> {
-  const checkpointer = createGitCheckpointer({
-    gitDir,
-    workTree: agentRoot,
-    clock: { now: () => Date.now() },
-  });
-  await checkpointer.init();
-  const all = await checkpointer.list();
-  const planIds: readonly string[] = PLAN_IDS;
-  assert.deepEqual(
-    all.filter((c) => !planIds.includes(c.codonId)),
-    [],
-    "checkpoints only of planned codons",
-  );
-  let last: CheckpointRecord | undefined;
-  for (const [codonId, runId] of completionRuns(events)) {
-    const found = all.filter(
-      (c) => c.codonId === codonId && c.runId === runId && c.checkpointType === "completed",
-    );
-    assert.equal(found.length, 1, `one completed checkpoint of ${codonId} in run ${runId}`);
-    last = found[0];
-    const trail = last === undefined ? "" : showAt(gitDir, last.sha, "trail.txt");
-    const own = configOf(codonId);
-    assert.ok(trail.endsWith(`${own} begin\n${own} end\n`), `the checkpoint of ${codonId} holds its work`);
-  }
-  assert.equal(
-    last === undefined ? "" : showAt(gitDir, last.sha, "trail.txt"),
-    readFileSync(join(agentRoot, "trail.txt"), "utf8"),
-    "the last checkpoint holds the workspace's trail.txt",
-  );
-}
-
-/** See the module comment: the plan's work is all there, in order; extra lines only from interruptions. */
-function checkWorkspace(agentRoot: string, state: RunState): void {
-  const lines = readFileSync(join(agentRoot, "trail.txt"), "utf8").split("\n");
-  assert.equal(lines.pop(), "", "trail.txt ends with a whole line");
-  const allowed = new Set(["setup", "x", "y", "final"].flatMap((id) => [`${id} begin`, `${id} end`]));
-  assert.deepEqual(
-    lines.filter((line) => !allowed.has(line)),
-    [],
-    "every line is whole",
-  );
-  let at = 0;
-  for (const id of PLAN_IDS) {
-    const own = configOf(id);
-    let found = -1;
-    for (let i = at; i + 1 < lines.length && found < 0; i++) {
-      if (lines[i] === `${own} begin` && lines[i + 1] === `${own} end`) found = i;
-    }
-    assert.ok(found >= 0, `trail.txt holds the work of ${id} after the work of the codons before it`);
-    at = found + 2;
-  }
-  for (const own of ["setup", "x", "y", "final"]) {
-    const attempts = state.codons.filter((c) => configOf(c.id) === own).reduce((n, c) => n + c.attempts, 0);
-    const begins = lines.filter((line) => line === `${own} begin`).length;
-    assert.ok(begins <= attempts, `${own}: ${begins} begin lines from at most ${attempts} attempts`);
-  }
-  assert.equal(readFileSync(join(agentRoot, "out", "setup.txt"), "utf8"), "setup");
-  assert.match(readFileSync(join(agentRoot, "rig.txt"), "utf8"), /^(rigged\n)+$/);
 }

@@ -91,7 +91,7 @@ describe("end reasons on codon.completed", () => {
       {
         endReasons: { stream: "aborted", toolBatch: "completed", turn: "aborted", codon: "aborted" },
         exitStatus: { type: "killed", signal: "SIGTERM" },
-        failureReason: { type: "unknown", retriable: true, message: "Run cancelled" },
+        failureReason: undefined,
       },
     );
     assert.deepEqual(readdirSync(run.agentRoot), []);

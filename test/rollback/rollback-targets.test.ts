@@ -134,8 +134,13 @@ describe("hankweave rollback: targets and refusals", () => {
       const refused = await box.cli([box.hankDir, "--headless", "-e", box.exec]);
       assert.equal(refused.code, 1);
       assert.equal(
-        refused.stderr.trim().split("\n").at(-1),
-        `✗ A rollback to a (completed, checkpoint ${aDone.sha.slice(0, 7)}) was interrupted before it completed. Run it again first: hankweave rollback ${aDone.sha.slice(0, 12)} -e ${box.exec}`,
+        refused.stderr.trim().split("\n").slice(-4).join("\n"),
+        [
+          `✗ A rollback to a (completed, checkpoint ${aDone.sha.slice(0, 7)}) was interrupted before it completed; the checkpointed files may be partly restored. Either:`,
+          `  finish it:   hankweave rollback ${aDone.sha.slice(0, 12)} -e ${box.exec}`,
+          `  abandon it:  hankweave rollback --abandon -e ${box.exec}   (puts the files back to where the execution stood)`,
+          "then run the execution again.",
+        ].join("\n"),
       );
       assert.equal((await box.cli(["rollback", aDone.sha.slice(0, 12), "-e", box.exec])).code, 0);
       const rerun = await box.cli([box.hankDir, "--headless", "-e", box.exec]);

@@ -169,13 +169,20 @@ describe("path attacks refused at run time", () => {
     const prefix = "Rig setup operation failed but continuing (allowFailure=true): ";
     assert.deepEqual(
       payloads(events, "error")
-        .filter((e) => !e.fatal)
+        .filter((e) => !e.fatal && e.code !== "data-source-changed")
         .map((e) => e.message),
       [
         `${prefix}Target path "link/file.txt" would write outside execution directory: "link" is a symlink`,
         `${prefix}source path "assets/data.txt" passes through a symlink at "assets/data.txt"; symlinks are not allowed in hank refs`,
         `${prefix}copy source "tree" contains a symlink at "tree/sub/inner"; symlinks are not allowed anywhere in a copied tree`,
       ],
+    );
+    // The hank directory is also the data source: the planted links there are reported as a change.
+    assert.deepEqual(
+      payloads(events, "error")
+        .filter((e) => e.code === "data-source-changed")
+        .map((e) => e.codon),
+      ["plant"],
     );
     // Copying onto the planted link replaces the link; the directory it pointed to is not touched.
     assert.equal(readFileSync(join(layout.agentRoot, "link"), "utf8"), "one");

@@ -98,12 +98,14 @@ describe("resume after a kill (scenario 16)", () => {
       "a is not run again; b starts over",
     );
     assert.deepEqual(
-      payloads(events, "codon.completed").map((c) => [c.codonId, c.success]),
+      payloads(events, "codon.completed").map((c) => [c.codonId, c.success, c.endReasons?.codon]),
       [
-        ["a", true],
-        ["b", true],
-        ["c", true],
+        ["a", true, "completed"],
+        ["b", false, "interrupted"],
+        ["b", true, "completed"],
+        ["c", true, "completed"],
       ],
+      "recovery journaled b's interrupted attempt",
     );
     const crashIndex = events.findIndex(
       (e) => e.type === "state.transition" && e.data.transitionType === "RunCrashed",
@@ -145,7 +147,8 @@ describe("resume after a kill (scenario 16)", () => {
     );
     assert.equal(
       readFileSync(join(layout.agentRoot, "trail.txt"), "utf8"),
-      "a\nb begin\nb begin\nb end\nc\n",
+      "a\nb begin\nb end\nc\n",
+      "b restarted on the checkpointed files it started from (*.txt is checkpointed by a)",
     );
 
     const again = await hankweave(sb, args);

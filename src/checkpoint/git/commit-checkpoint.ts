@@ -1,46 +1,77 @@
-import { CheckpointError } from "../checkpoint-error.ts";
+import { compileGlobs, type GlobSet } from "../../util/glob-set.ts";
 import { formatCheckpointMessage } from "../checkpoint-message.ts";
 import type { CheckpointRecord, CommitInput } from "../checkpointer.ts";
-import { commitDateEnvironment } from "./git-environment.ts";
+import { isMandatoryExcluded, toWorkTreePath } from "../work-tree-paths.ts";
+import type { GitIdentity } from "./git-environment.ts";
+import { listFiles, literalPathspecs, splitNul } from "./git-queries.ts";
+import { writeObject } from "./loose-objects.ts";
+import { moveRef } from "./move-ref.ts";
 import type { RunGit } from "./run-git.ts";
-import { selectCommitPaths } from "./select-paths.ts";
+import { scanSelection } from "./select-paths.ts";
+import { stageChanges } from "./stage-changes.ts";
 import type { ActiveRun } from "./start-run.ts";
+import { TreeModel } from "./tree-model.ts";
 
 export interface CommitContext {
+  readonly git: RunGit;
+  readonly gitDir: string;
   readonly workTree: string;
+  readonly identity: GitIdentity;
   readonly now: number;
   readonly maxChangedPaths: number;
+  /** An index file that does not exist: git reads it as empty (see `listUnignored`). */
+  readonly emptyIndexFile: string;
+}
+
+export interface Committed {
+  readonly record: CheckpointRecord;
+  /** Loose objects this commit wrote (or an estimate, for a scan), for the store's consolidation. */
+  readonly objectsWritten: number;
 }
 
 /**
- * The incremental plumbing commit: `update-index --add --remove --replace` of the selected paths only
- * (skipped when there are none), `write-tree`, `commit-tree -p <tip>` with the trailers, and
- * `update-ref <branch> <new> <old>`, which fails if the line moved under us. The caller advances its tip. Nothing here lists or
- * stats the whole work tree when `changedPaths` is given; `--replace` lets a file become a directory
- * (or the reverse) between checkpoints.
+ * One checkpoint. The tree is built one of three ways:
+ * - seal: no glob, or no reported path a glob reaches: the base tree as it stands;
+ * - staged: the reported paths only, against the base tree held in memory (`stageChanges`), written
+ *   from this process: no git process for tracked files, one `ls-files` when new files or directories
+ *   must be checked against `.gitignore`;
+ * - scan: no report, a long one, or the work tree itself reported: the index is loaded with the base
+ *   tree (`read-tree --reset`, keeping the stat data of unchanged files), the globs are resolved over the
+ *   whole tree and `update-index` + `write-tree` record them.
+ * Then the commit object is written and the run's branch moved onto it (`moveRef`): objects first, ref
+ * last, so a kill at any instant leaves the branch on a complete checkpoint.
  */
 export async function commitCheckpoint(
-  git: RunGit,
-  run: Readonly<ActiveRun>,
+  run: ActiveRun,
   input: CommitInput,
   context: CommitContext,
-): Promise<{ readonly record: CheckpointRecord; readonly tree: string }> {
-  const paths = await selectCommitPaths(git, {
-    workTree: context.workTree,
-    globs: input.globs,
-    ...(input.changedPaths === undefined ? {} : { changedPaths: input.changedPaths }),
-    maxChangedPaths: context.maxChangedPaths,
-  });
-  if (paths.length > 0) {
-    await git({
-      args: ["update-index", "--add", "--remove", "--replace", "-z", "--stdin"],
-      input: `${paths.join("\0")}\0`,
+): Promise<Committed> {
+  const globs = compileGlobs(input.globs);
+  const route = routeOf(input, globs, context);
+  let objectsWritten = 0;
+  let tree: string;
+  if (route.kind === "scan") {
+    const scanned = await scanTree(run, input.globs, context);
+    tree = scanned.tree;
+    objectsWritten += scanned.paths + 1;
+  } else if (route.kind === "staged") {
+    const model = await modelOf(run, context);
+    objectsWritten += await stageChanges(model, {
+      workTree: context.workTree,
+      gitDir: context.gitDir,
+      globs,
+      paths: route.paths,
+      listUnignored: (paths) => listUnignored(context, paths),
+      hashLarge: (paths) => hashLarge(context, paths),
     });
+    tree = model.write((body) => {
+      const written = writeObject(context.gitDir, "tree", body);
+      if (written.written) objectsWritten++;
+      return written.id;
+    });
+  } else {
+    tree = await baseTreeOf(run, context);
   }
-  const tree =
-    paths.length === 0 && run.tipTree !== undefined
-      ? run.tipTree
-      : (await git({ args: ["write-tree"] })).stdout.trim();
   const meta = {
     codonId: input.codonId,
     codonName: input.codonName,
@@ -48,23 +79,107 @@ export async function commitCheckpoint(
     runId: run.runId,
     timestamp: new Date(context.now).toISOString(),
   };
-  const created = await git({
-    args: ["commit-tree", tree, "-p", run.tip, "-F", "-"],
-    input: formatCheckpointMessage(meta, input.message),
-    env: commitDateEnvironment(context.now),
-  });
-  const sha = created.stdout.trim();
-  await moveLine(git, run, sha);
-  return { record: { sha, ...meta, branch: run.branch }, tree };
+  const message = formatCheckpointMessage(meta, input.message);
+  const commit = writeObject(context.gitDir, "commit", commitBody(tree, run.tip, context, message));
+  if (commit.written) objectsWritten++;
+  moveRef(context.gitDir, run.ref, commit.id, run.tip);
+  run.tip = commit.id;
+  run.baseTree = tree;
+  return { record: { sha: commit.id, ...meta, branch: run.branch }, objectsWritten };
 }
 
-async function moveLine(git: RunGit, run: Readonly<ActiveRun>, sha: string): Promise<void> {
-  const moved = await git({ args: ["update-ref", run.ref, sha, run.tip], okCodes: [0, 1, 128] });
-  if (moved.exitCode !== 0) {
-    throw new CheckpointError(
-      "ref-moved",
-      `Checkpoint branch ${run.branch} moved under this checkpointer: ${moved.stderr.trim()}`,
-      { args: ["update-ref", run.ref, sha, run.tip], exitCode: moved.exitCode, stderr: moved.stderr },
-    );
+type Route =
+  | { readonly kind: "seal" }
+  | { readonly kind: "staged"; readonly paths: readonly string[] }
+  | { readonly kind: "scan" };
+
+function routeOf(input: CommitInput, globs: GlobSet, context: CommitContext): Route {
+  if (input.globs.length === 0) return { kind: "seal" };
+  const changed = input.changedPaths;
+  if (changed === undefined || changed.length > context.maxChangedPaths) return { kind: "scan" };
+  const paths = new Set<string>();
+  for (const raw of changed) {
+    const path = toWorkTreePath(context.workTree, raw);
+    if (path === ".") return { kind: "scan" };
+    if (path === undefined || isMandatoryExcluded(path)) continue;
+    if (globs.matches(path) || globs.mayContain(path)) paths.add(path);
   }
+  return paths.size === 0 ? { kind: "seal" } : { kind: "staged", paths: [...paths] };
+}
+
+/** The tree the next commit starts from (see `ActiveRun.baseTree`). */
+export async function baseTreeOf(run: ActiveRun, context: Pick<CommitContext, "git">): Promise<string> {
+  if (run.baseTree === undefined) {
+    const out = await context.git({
+      args: ["rev-parse", "--verify", "--end-of-options", `${run.tip}^{tree}`],
+    });
+    run.baseTree = out.stdout.trim();
+  }
+  return run.baseTree;
+}
+
+async function modelOf(run: ActiveRun, context: CommitContext): Promise<TreeModel> {
+  if (run.model === undefined) {
+    const base = await baseTreeOf(run, context);
+    const listed = await context.git({ args: ["ls-tree", "-r", "-t", "-z", "--full-tree", base] });
+    run.model = TreeModel.parse(base, listed.stdout);
+  }
+  return run.model;
+}
+
+/**
+ * The scan route: index loaded with the base tree, every selected path given to `update-index` (which
+ * re-reads only files whose stat data changed), `write-tree`. The tree in memory, if any, is dropped:
+ * the next staged commit reads the new base tree.
+ */
+async function scanTree(
+  run: ActiveRun,
+  globs: readonly string[],
+  context: CommitContext,
+): Promise<{ tree: string; paths: number }> {
+  const { git } = context;
+  const base = await baseTreeOf(run, context);
+  // `--reset` keeps the stat data of unchanged entries, like `-m`, and never refuses over a stale entry.
+  await git({ args: ["read-tree", "--reset", base] });
+  const paths = await scanSelection(git, globs);
+  if (paths.length === 0) return { tree: base, paths: 0 };
+  await git({
+    args: ["update-index", "--add", "--remove", "--replace", "-z", "--stdin"],
+    input: `${paths.join("\0")}\0`,
+  });
+  const tree = (await git({ args: ["write-tree"] })).stdout.trim();
+  if (tree !== base) delete run.model;
+  return { tree, paths: paths.length };
+}
+
+/**
+ * The files at or under `paths` that `.gitignore` rules do not exclude, tracked or not: `ls-files
+ * --others` against an empty index lists every such file (nested repositories come back as `dir/` and
+ * are dropped by `listFiles`).
+ */
+async function listUnignored(context: CommitContext, paths: readonly string[]): Promise<string[]> {
+  return listFiles(
+    (call) => context.git({ ...call, env: { ...call.env, GIT_INDEX_FILE: context.emptyIndexFile } }),
+    ["--others", "--exclude-standard"],
+    literalPathspecs(paths),
+  );
+}
+
+async function hashLarge(context: CommitContext, paths: readonly string[]): Promise<string[]> {
+  const out = await context.git({
+    args: ["hash-object", "-w", "--no-filters", "--stdin-paths"],
+    input: `${paths.join("\n")}\n`,
+  });
+  return splitNul(out.stdout.replace(/\n/g, "\0"));
+}
+
+/** A commit object as `git commit-tree` writes it: tree, parent, author, committer, blank line, message. */
+function commitBody(tree: string, parent: string, context: CommitContext, message: string): Buffer {
+  const who = `${identPart(context.identity.name)} <${identPart(context.identity.email)}> ${Math.floor(context.now / 1000)} +0000`;
+  return Buffer.from(`tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${message}`, "utf8");
+}
+
+/** As git writes an ident: `<`, `>` and newlines dropped, surrounding punctuation and blanks trimmed. */
+export function identPart(text: string): string {
+  return text.replace(/[<>\n]/g, "").replace(/^[\s.,:;"'\\]+|[\s.,:;"'\\]+$/g, "");
 }

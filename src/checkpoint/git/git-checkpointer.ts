@@ -2,7 +2,8 @@ import { join } from "node:path";
 import type { Clock } from "../../util/clock.ts";
 import { CheckpointError } from "../checkpoint-error.ts";
 import { type Checkpointer, isValidRunId, runBranch } from "../checkpointer.ts";
-import { commitCheckpoint } from "./commit-checkpoint.ts";
+import { baseTreeOf, type CommitContext, commitCheckpoint } from "./commit-checkpoint.ts";
+import { StoreConsolidation } from "./consolidate-store.ts";
 import { DEFAULT_IDENTITY, type GitIdentity, gitEnvironment } from "./git-environment.ts";
 import { isHexId, requireCommit, resolveCommit, treeFiles } from "./git-queries.ts";
 import { initRepository } from "./init-repository.ts";
@@ -10,9 +11,9 @@ import { readCheckpoints } from "./read-checkpoints.ts";
 import { restoreWorkTree } from "./restore-work-tree.ts";
 import { createGitRunner } from "./run-git.ts";
 import { type ActiveRun, runStartOf, startRun } from "./start-run.ts";
+import { StoreFilesGuard } from "./store-files-guard.ts";
 
-/** Time as a dependency: commit dates and record timestamps come from here. */
-/** Checkpoints only read the time. */
+/** Time as a dependency: commit dates and record timestamps come from here; checkpoints only read it. */
 export type CheckpointClock = Pick<Clock, "now">;
 
 export interface GitCheckpointerOptions {
@@ -30,16 +31,27 @@ export interface GitCheckpointerOptions {
   readonly maxChangedPaths?: number;
   /** Sees the arguments of every git process (benchmarks count spawns with it). */
   readonly trace?: (args: readonly string[]) => void;
+  /** Loose objects written between two background consolidations. Default 256. */
+  readonly consolidateEvery?: number;
 }
+
+/** The git checkpointer: the contract, with `close` always present. */
+export type GitCheckpointer = Checkpointer & { close(): Promise<void> };
+
+/** A file name in the git dir that is never created: git reads a missing index file as an empty index. */
+const EMPTY_INDEX_FILE = "hankweave-empty-index";
 
 const DEFAULT_MAX_CHANGED_PATHS = 512;
 
 /**
- * The Checkpointer over the git CLI: a private git dir and index beside the execution's state, the
- * agent workspace as work tree, an isolated environment, one branch per run, and incremental plumbing
- * commits. Mutating calls (init, startRun, commit, restore) run one at a time, in call order.
+ * The Checkpointer over a private git store beside the execution's state, with the agent workspace as
+ * work tree and an isolated environment, one branch per run. Commits write git's objects and move the
+ * run's branch from this process (`commitCheckpoint`), so a codon boundary costs no git process unless
+ * new files must be checked against `.gitignore` or the globs scanned; reads, restores and scans use
+ * the git CLI. Loose objects are packed in the background (`StoreConsolidation`) and once more by
+ * `close`. Mutating calls (init, startRun, commit, restore, close) run one at a time, in call order.
  */
-export function createGitCheckpointer(options: GitCheckpointerOptions): Checkpointer {
+export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheckpointer {
   const identity = options.identity ?? DEFAULT_IDENTITY;
   const env = gitEnvironment({
     gitDir: options.gitDir,
@@ -48,30 +60,52 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): Checkpoi
     identity,
     pathEnv: options.pathEnv ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
   });
+  const guard = new StoreFilesGuard(options.gitDir, identity);
   const git = createGitRunner({
     cwd: options.workTree,
     env,
+    beforeSpawn: () => guard.check(),
     ...(options.trace ? { trace: options.trace } : {}),
   });
   const serial = serialQueue();
+  const consolidation = new StoreConsolidation(git, options.gitDir, options.consolidateEvery);
   let initialized = false;
   let active: ActiveRun | undefined;
+  /** The tree a restore without an active run put back: the tracked set until a run starts. */
+  let restoredTree: string | undefined;
 
   const ready = (): void => {
     if (!initialized)
       throw new CheckpointError("not-initialized", "Call init() before using the checkpointer.");
+  };
+  const commitContext = (): CommitContext => ({
+    git,
+    gitDir: options.gitDir,
+    workTree: options.workTree,
+    identity,
+    now: options.clock.now(),
+    maxChangedPaths: options.maxChangedPaths ?? DEFAULT_MAX_CHANGED_PATHS,
+    emptyIndexFile: join(options.gitDir, EMPTY_INDEX_FILE),
+  });
+  /** The files the tracked set holds now: the active run's base, else what HEAD's line last sealed. */
+  const trackedFiles = async (): Promise<string[]> => {
+    if (active?.model !== undefined) return active.model.filesUnder("");
+    if (active !== undefined) return treeFiles(git, await baseTreeOf(active, { git }));
+    return treeFiles(git, restoredTree ?? "HEAD");
   };
 
   return {
     init: () =>
       serial(async () => {
         await initRepository(git, { gitDir: options.gitDir, identity, now: options.clock.now() });
+        guard.arm();
         initialized = true;
       }),
     startRun: (runId, fromSha) =>
       serial(async () => {
         ready();
         active = await startRun(git, runId, fromSha);
+        restoredTree = undefined;
         return runStartOf(active);
       }),
     commit: (input) =>
@@ -79,14 +113,8 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): Checkpoi
         ready();
         const run = active;
         if (run === undefined) throw new CheckpointError("no-active-run", "Call startRun() before commit().");
-        const context = {
-          workTree: options.workTree,
-          now: options.clock.now(),
-          maxChangedPaths: options.maxChangedPaths ?? DEFAULT_MAX_CHANGED_PATHS,
-        };
-        const { record, tree } = await commitCheckpoint(git, run, input, context);
-        run.tip = record.sha;
-        run.tipTree = tree;
+        const { record, objectsWritten } = await commitCheckpoint(run, input, commitContext());
+        consolidation.wrote(objectsWritten);
         return record;
       }),
     list: async (runId) => {
@@ -105,15 +133,21 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): Checkpoi
         ready();
         const target = await requireCommit(git, sha);
         const globs = restoreOptions?.globs ?? [];
-        const result = await restoreWorkTree(git, { workTree: options.workTree, target, globs });
-        // The index now holds the restored tree, not the tip's: the next commit must write its tree.
-        if (active !== undefined) delete active.tipTree;
+        const tracked = await trackedFiles();
+        const result = await restoreWorkTree(git, { workTree: options.workTree, target, globs, tracked });
+        // The tracked set is now the target's: the next commit starts from its tree.
+        const tree = (await git({ args: ["rev-parse", "--verify", `${target}^{tree}`] })).stdout.trim();
+        if (active !== undefined) {
+          active.baseTree = tree;
+          delete active.model;
+        } else restoredTree = tree;
         return { sha: target, ...result };
       }),
     filesAt: async (sha) => {
       ready();
       return treeFiles(git, await requireCommit(git, sha));
     },
+    close: () => serial(() => consolidation.settle()),
   };
 }
 

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { commitDateEnvironment, gitEnvironment, INFO_EXCLUDE } from "./git-environment.ts";
+import { COMMAND_CONFIG, commitDateEnvironment, gitEnvironment, INFO_EXCLUDE } from "./git-environment.ts";
+
+const commandScope = Object.fromEntries([
+  ["GIT_CONFIG_COUNT", String(COMMAND_CONFIG.length)],
+  ...COMMAND_CONFIG.flatMap(([key, value], i) => [
+    [`GIT_CONFIG_KEY_${i}`, key],
+    [`GIT_CONFIG_VALUE_${i}`, value],
+  ]),
+]);
 
 test("the git environment is built from scratch: no HOME, no user or system config, fixed identity", () => {
   const env = gitEnvironment({
@@ -19,18 +27,27 @@ test("the git environment is built from scratch: no HOME, no user or system conf
     GIT_INDEX_FILE: "/e/.hankweave/checkpoints/.hankweavecheckpoints/index",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_PAGER: "cat",
+    GIT_EDITOR: ":",
     GIT_TERMINAL_PROMPT: "0",
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_AUTHOR_NAME: "n",
     GIT_AUTHOR_EMAIL: "e@x",
     GIT_COMMITTER_NAME: "n",
     GIT_COMMITTER_EMAIL: "e@x",
-    GIT_CONFIG_COUNT: "2",
-    GIT_CONFIG_KEY_0: "safe.directory",
-    GIT_CONFIG_VALUE_0: "*",
-    GIT_CONFIG_KEY_1: "core.hooksPath",
-    GIT_CONFIG_VALUE_1: "/dev/null",
+    ...commandScope,
   });
+});
+
+test("the settings that could run a program or change what is recorded are given per command", () => {
+  const keys = new Map(COMMAND_CONFIG);
+  assert.equal(keys.get("core.hooksPath"), "/dev/null");
+  assert.equal(keys.get("core.fsmonitor"), "false");
+  assert.equal(keys.get("core.pager"), "cat");
+  assert.equal(keys.get("core.excludesFile"), "/dev/null");
+  assert.equal(keys.get("core.autocrlf"), "false");
+  assert.equal(keys.get("commit.gpgSign"), "false");
 });
 
 test("commit dates come from the clock in whole seconds, UTC", () => {

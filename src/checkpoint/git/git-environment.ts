@@ -2,10 +2,17 @@ import { EXCLUDED_ANY_DEPTH, EXCLUDED_TOP_LEVEL } from "../work-tree-paths.ts";
 
 /**
  * The isolated environment of every checkpoint git process, built from scratch rather than inherited:
- * no system or global config (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL=/dev/null`), no HOME or XDG
- * (so no user excludes or attributes), an explicit identity (a fresh CI machine has none), the C
- * locale, no prompts, and the private git dir, work tree and index. Nothing from the caller's
- * environment leaks in except PATH, which is needed to find git. Pure.
+ * no system or global config (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL=/dev/null`, `GIT_ATTR_NOSYSTEM`),
+ * no HOME or XDG (so no user excludes or attributes), an explicit identity (a fresh CI machine has
+ * none), the C locale, no prompts, pager or editor, and the private git dir, work tree and index.
+ * Nothing from the caller's environment leaks in except PATH, which is needed to find git. Pure.
+ *
+ * The store sits inside the execution, where an agent can write, so its own config is not trusted
+ * either: every setting that could make git run a program (fsmonitor, hooks, pager, editor, signing)
+ * or change what a checkpoint records (excludes, attributes, line endings, sparse checkout) is given
+ * per command (`COMMAND_CONFIG`), which outranks the repository's config and anything it includes.
+ * Filter drivers are switched off by `info/attributes`, which the checkpointer puts back before every
+ * git process (see `StoreFilesGuard`).
  */
 export interface GitIdentity {
   readonly name: string;
@@ -23,12 +30,26 @@ export interface GitEnvironmentOptions {
 }
 
 /**
- * Settings passed as command-scope config (`GIT_CONFIG_COUNT`), which git treats as protected: the
- * store may live in a directory owned by another user (containers), and no hook may ever run.
+ * Settings passed as command-scope config (`GIT_CONFIG_COUNT`): they outrank the repository's config,
+ * and git treats them as protected. The store may live in a directory owned by another user
+ * (containers); no hook, monitor, pager or editor may ever run; nothing the store's config says may
+ * change which files a checkpoint records or how they are stored.
  */
-const COMMAND_CONFIG: readonly (readonly [string, string])[] = [
+export const COMMAND_CONFIG: readonly (readonly [string, string])[] = [
   ["safe.directory", "*"],
   ["core.hooksPath", "/dev/null"],
+  ["core.fsmonitor", "false"],
+  ["core.pager", "cat"],
+  ["core.editor", ":"],
+  ["core.excludesFile", "/dev/null"],
+  ["core.attributesFile", "/dev/null"],
+  ["core.autocrlf", "false"],
+  ["core.safecrlf", "false"],
+  ["core.sparseCheckout", "false"],
+  ["index.sparse", "false"],
+  ["commit.gpgSign", "false"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
 ];
 
 export function gitEnvironment(options: GitEnvironmentOptions): Record<string, string> {
@@ -41,6 +62,9 @@ export function gitEnvironment(options: GitEnvironmentOptions): Record<string, s
     GIT_INDEX_FILE: options.indexFile,
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_PAGER: "cat",
+    GIT_EDITOR: ":",
     GIT_TERMINAL_PROMPT: "0",
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_AUTHOR_NAME: options.identity.name,

@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import { lstat, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isMandatoryExcluded, parentDirectories } from "../work-tree-paths.ts";
-import { listFiles, splitNul, treeFiles } from "./git-queries.ts";
+import { splitNul, treeFiles } from "./git-queries.ts";
 import type { RunGit } from "./run-git.ts";
 import { scanSelection } from "./select-paths.ts";
 
@@ -11,6 +11,8 @@ export interface RestoreWorkTreeInput {
   /** The full id of the checkpoint to restore. */
   readonly target: string;
   readonly globs: readonly string[];
+  /** The tracked set before the restore: the files of the tree the next commit would start from. */
+  readonly tracked: readonly string[];
 }
 
 export interface RestoreWorkTreeResult {
@@ -21,7 +23,7 @@ export interface RestoreWorkTreeResult {
 /**
  * Makes the selection (tracked files plus untracked, not ignored files matching the globs) equal to the
  * target checkpoint: first deletes selection files the target lacks, then loads the target into the
- * index keeping stat data of unchanged entries (`read-tree -m`), refreshes it, and checks out exactly
+ * index keeping stat data of unchanged entries (`read-tree --reset`), refreshes it, and checks out exactly
  * the entries that differ from the work tree. Never follows a symbolic link out of the work tree and
  * never touches the mandatory excludes.
  */
@@ -30,13 +32,12 @@ export async function restoreWorkTree(
   input: RestoreWorkTreeInput,
 ): Promise<RestoreWorkTreeResult> {
   const targetFiles = new Set(await treeFiles(git, input.target));
-  const selection = new Set([
-    ...(await listFiles(git, ["--cached"], [])),
-    ...(await scanSelection(git, input.globs)),
-  ]);
+  const selection = new Set([...input.tracked, ...(await scanSelection(git, input.globs))]);
   const stale = [...selection].filter((path) => !targetFiles.has(path) && !isMandatoryExcluded(path));
   const removed = await removeFiles(input.workTree, stale);
-  await git({ args: ["read-tree", "-m", input.target] });
+  // `--reset`, not `-m`: an entry whose file changed since it was staged (a crash mid-codon, a user
+  // edit, a copied execution's new stat data) must not make the restore refuse.
+  await git({ args: ["read-tree", "--reset", input.target] });
   await git({ args: ["update-index", "-q", "--refresh"], okCodes: [0, 1] });
   const differing = splitNul((await git({ args: ["diff-files", "-z", "--name-only"] })).stdout);
   const restored = [...new Set(differing)].filter((path) => !isMandatoryExcluded(path));

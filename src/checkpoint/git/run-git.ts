@@ -27,11 +27,18 @@ export interface GitRunnerOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Called with the arguments of every git process before it starts (spawn counting in benchmarks). */
   readonly trace?: (args: readonly string[]) => void;
+  /** Runs before every git process starts (the store's files are checked there). */
+  readonly beforeSpawn?: () => void;
 }
 
 export function createGitRunner(options: GitRunnerOptions): RunGit {
   return (call) => {
     options.trace?.(call.args);
+    try {
+      options.beforeSpawn?.();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
       const child = spawn("git", [...call.args], {
         cwd: options.cwd,

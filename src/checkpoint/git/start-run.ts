@@ -3,6 +3,7 @@ import { isValidRunId, type RunStart, runBranch } from "../checkpointer.ts";
 import { requireCommit, resolveCommit } from "./git-queries.ts";
 import { MAIN_REF } from "./init-repository.ts";
 import type { RunGit } from "./run-git.ts";
+import type { TreeModel } from "./tree-model.ts";
 
 /** The run whose line receives commits; `tip` advances with each one. */
 export interface ActiveRun {
@@ -11,16 +12,18 @@ export interface ActiveRun {
   readonly branch: string;
   tip: string;
   /**
-   * The tree of `tip` when this process wrote it and the index has not changed since: a checkpoint
-   * with nothing to stage reuses it instead of spawning `write-tree` (one process fewer per no-op codon).
+   * The tracked set the next commit starts from: the tip's tree, or the checkpoint's that `restore`
+   * put back. Undefined until first needed (one `rev-parse`).
    */
-  tipTree?: string;
+  baseTree?: string;
+  /** `baseTree` held in memory, loaded when a commit first needs it and kept current by commits. */
+  model?: TreeModel;
 }
 
 /**
- * Creates or resumes the run's line (`refs/heads/run/<runId>`), points HEAD at it (so the store's
- * `git log` shows the current run) and loads its tip into the index, keeping the stat data of entries
- * that did not change (`read-tree -m`), so the next commit starts from exactly that tracked set.
+ * Creates or resumes the run's line (`refs/heads/run/<runId>`) and points HEAD at it (so the store's
+ * `git log` shows the current run); the next commit starts from the line's tip. The index is not
+ * touched: only a commit that scans the globs uses it, and it loads the base tree into it first.
  */
 export async function startRun(git: RunGit, runId: string, fromSha: string | undefined): Promise<ActiveRun> {
   if (!isValidRunId(runId)) {
@@ -38,7 +41,6 @@ export async function startRun(git: RunGit, runId: string, fromSha: string | und
     await git({ args: ["update-ref", ref, tip, ""] });
   }
   await git({ args: ["symbolic-ref", "HEAD", ref] });
-  await git({ args: ["read-tree", "-m", tip] });
   return { runId, ref, branch, tip };
 }
 

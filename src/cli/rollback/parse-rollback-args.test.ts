@@ -55,11 +55,11 @@ describe("hankweave rollback", () => {
   it("says what is missing or wrong", () => {
     assert.equal(
       message(["rollback", "-e", "/x"]),
-      "Missing rollback target. Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart]",
+      "Missing rollback target. Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart], or hankweave rollback --abandon -e <execution>",
     );
     assert.equal(
       message(["rollback", "a"]),
-      "rollback needs the execution directory: -e <execution>. Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart]",
+      "rollback needs the execution directory: -e <execution>. Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart], or hankweave rollback --abandon -e <execution>",
     );
     assert.equal(
       message(["rollback", "a", "--type", "middle", "-e", "/x"]),
@@ -71,7 +71,7 @@ describe("hankweave rollback", () => {
     );
     assert.equal(
       message(["rollback", "a", "b", "-e", "/x"]),
-      "Too many arguments for rollback: 'b'. Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart]",
+      "Too many arguments for rollback: 'b'. Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart], or hankweave rollback --abandon -e <execution>",
     );
     assert.equal(message(["rollback", "a", "--type"]), "Flag '--type' requires a value.");
     assert.equal(

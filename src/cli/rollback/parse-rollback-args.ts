@@ -9,7 +9,8 @@ import type { RollbackOptions } from "./subcommand-command.ts";
 
 export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints"];
 
-const ROLLBACK_USAGE = "Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart]";
+const ROLLBACK_USAGE =
+  "Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart], or hankweave rollback --abandon -e <execution>";
 const CHECKPOINTS_USAGE = "Usage: hankweave checkpoints -e <execution> [--json]";
 
 /**
@@ -29,6 +30,7 @@ interface RollbackScan {
   readonly target?: string;
   readonly type?: string;
   readonly restart: boolean;
+  readonly abandon: boolean;
   readonly rest: readonly string[];
 }
 
@@ -53,8 +55,16 @@ function parseRollbackArgs(
 }
 
 function checkRollback(scan: RollbackScan, run: CliOptions): RollbackOptions | string {
-  if (scan.target === undefined) return `Missing rollback target. ${ROLLBACK_USAGE}`;
   const { execution } = run;
+  if (scan.abandon) {
+    if (scan.target !== undefined || scan.type !== undefined || scan.restart) {
+      return "--abandon gives up an interrupted rollback: it takes no target, --type or --restart.";
+    }
+    if (execution === undefined)
+      return `rollback --abandon needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
+    return { target: "", abandon: true, restart: false, run: { ...run, execution } };
+  }
+  if (scan.target === undefined) return `Missing rollback target. ${ROLLBACK_USAGE}`;
   if (execution === undefined)
     return `rollback needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
   if (scan.type !== undefined && !isRollbackCheckpointType(scan.type)) {
@@ -76,6 +86,7 @@ function scanRollbackArgs(args: readonly string[]): RollbackScan | string {
   let target: string | undefined;
   let type: string | undefined;
   let restart = false;
+  let abandon = false;
   const rest: string[] = [];
   const positional = (token: string): string | undefined => {
     if (target !== undefined) return `Too many arguments for rollback: '${token}'. ${ROLLBACK_USAGE}`;
@@ -92,7 +103,9 @@ function scanRollbackArgs(args: readonly string[]): RollbackScan | string {
       break;
     }
     if (token === "--restart") restart = true;
-    else if (token.startsWith("--restart=")) return "Flag '--restart' does not take a value.";
+    else if (token === "--abandon") abandon = true;
+    else if (token.startsWith("--restart=") || token.startsWith("--abandon="))
+      return `Flag '${token.split("=")[0] ?? token}' does not take a value.`;
     else if (token === "--type" || token.startsWith("--type=")) {
       const value = token === "--type" ? args[++index] : token.slice("--type=".length);
       if (value === undefined || value === "" || value.startsWith("-"))
@@ -106,7 +119,13 @@ function scanRollbackArgs(args: readonly string[]): RollbackScan | string {
       if (problem !== undefined) return problem;
     }
   }
-  return { ...(target !== undefined && { target }), ...(type !== undefined && { type }), restart, rest };
+  return {
+    ...(target !== undefined && { target }),
+    ...(type !== undefined && { type }),
+    restart,
+    abandon,
+    rest,
+  };
 }
 
 function takesSeparateValue(token: string): boolean {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { isAbsolute, resolve } from "node:path";
 import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
 import { type Clock, createEventSink, systemClock } from "../../engine/index.ts";
 import {
+  type AbandonResult,
+  abandonRollback,
   type RollbackSuccess,
   type RollbackTarget,
   readJournalLine,
@@ -11,15 +12,14 @@ import {
 import type { HankFile } from "../../hank/schema/index.ts";
 import { JournalWriter, writeSnapshot } from "../../journal/index.ts";
 import { markCrashedRun } from "../../runner/mark-crashed-run.ts";
-import { readExecutionMeta } from "../../workspace/execution/index.ts";
 import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
 import { acquireLock } from "../../workspace/lock/index.ts";
 import type { CliIo } from "../cli-io.ts";
-import type { CliOptions } from "../cli-options.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { loadAndValidate } from "../run/load-and-validate.ts";
 import { checkGit, type RunIo, runHankCommand } from "../run/run-command.ts";
 import { archiveRestorer } from "./archive-restorer.ts";
+import { requireExecutionOptions } from "./options-from-execution.ts";
 import { rollbackPrinter } from "./rollback-printer.ts";
 import type { RollbackOptions } from "./subcommand-command.ts";
 
@@ -38,7 +38,7 @@ export async function runRollbackCommand(
   const gitProblem = checkGit();
   if (gitProblem !== undefined) return fail(io, gitProblem);
   const layout = executionLayout(options.run.execution);
-  const runOptions = runOptionsFor(options.run, layout, io.cwd);
+  const runOptions = requireExecutionOptions(options.run, layout);
   if (typeof runOptions === "string") return fail(io, runOptions);
   const loaded = loadAndValidate(runOptions, io.cwd, io.env, io.runtime, render);
   if (!loaded.ok) {
@@ -85,15 +85,18 @@ async function rollbackLocked(input: LockedRollback): Promise<number> {
       listeners: [rollbackPrinter(io.stderr)],
     });
     markCrashedRun(sink, input.staleRunId);
+    const checkpointer = createGitCheckpointer({
+      gitDir: layout.checkpointGitDir,
+      workTree: layout.agentRoot,
+      clock,
+    });
+    if (options.abandon === true)
+      return abandon(io, layout, await abandonRollback({ hank: input.hank, line }, { sink, checkpointer }));
     const result = await rollbackExecution(
       { hank: input.hank, target: targetOf(options), autoRestart: options.restart, line },
       {
         sink,
-        checkpointer: createGitCheckpointer({
-          gitDir: layout.checkpointGitDir,
-          workTree: layout.agentRoot,
-          clock,
-        }),
+        checkpointer,
         archives: archiveRestorer(layout, clock),
         newRunId: randomUUID,
         persist: (plan) => {
@@ -115,34 +118,23 @@ async function rollbackLocked(input: LockedRollback): Promise<number> {
   }
 }
 
+/** What `--abandon` did, and how to go on. */
+function abandon(io: CliIo, layout: ExecutionLayout, result: AbandonResult): number {
+  if (!result.ok) return fail(io, result.message);
+  const where =
+    result.checkpoint === undefined
+      ? `! ${result.warning ?? ""}`
+      : `  The checkpointed files are back at checkpoint ${result.checkpoint.slice(0, 7)}.`;
+  io.stderr.write(`${where}\n  Continue:  hankweave --execution ${layout.executionDir}\n`);
+  return 0;
+}
+
 /** `--type` makes the target a codon; otherwise the text is resolved as a name (prefix, codon, last-success). */
 export function targetOf(options: Pick<RollbackOptions, "target" | "type">): RollbackTarget {
   if (options.type !== undefined) {
     return { kind: "codon", codonId: options.target, checkpointType: options.type };
   }
   return { kind: "named", name: options.target };
-}
-
-/**
- * The options of the execution's run: the hank and data it was created with, unless the command line
- * names them (`--config`, `--data`).
- */
-function runOptionsFor(run: CliOptions, layout: ExecutionLayout, cwd: string): CliOptions | string {
-  const read = readExecutionMeta(layout.metaPath);
-  if (read.status === "missing") {
-    return `No hankweave execution at ${layout.executionDir} (no .hankweave/execution-meta.json).`;
-  }
-  if (read.status === "invalid")
-    return `The execution at ${layout.executionDir} is unreadable: ${read.message}`;
-  const { meta } = read;
-  const dataPath = isAbsolute(meta.readOnlySourceDataPath)
-    ? meta.readOnlySourceDataPath
-    : resolve(cwd, meta.readOnlySourceDataPath);
-  return {
-    ...run,
-    ...(run.hankFrom === "default" && { hankPath: meta.hankPath, hankFrom: "argument" as const }),
-    dataPath: run.dataPath ?? dataPath,
-  };
 }
 
 function summary(result: RollbackSuccess, layout: ExecutionLayout, restart: boolean): string {

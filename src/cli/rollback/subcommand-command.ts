@@ -5,10 +5,15 @@ import type { CliOptions } from "../cli-options.ts";
 // What the subcommands take, apart from their parser and their commands: parsed-args.ts, the parser
 // and the command modules all name these types without importing one another.
 
-/** `hankweave rollback <target> -e <execution> [--type <type>] [--restart] [run options]`. */
+/**
+ * `hankweave rollback <target> -e <execution> [--type <type>] [--restart] [run options]`, or
+ * `hankweave rollback --abandon -e <execution>` (give up an interrupted rollback).
+ */
 export interface RollbackOptions {
-  /** As typed: a checkpoint id or prefix, a codon id, or `last-success`. */
+  /** As typed: a checkpoint id or prefix, a codon id, or `last-success`; empty with `abandon`. */
   readonly target: string;
+  /** Abandon the interrupted rollback instead of rolling back. */
+  readonly abandon?: boolean;
   /** With it, `target` is a codon id. */
   readonly type?: RollbackCheckpointType;
   /** Run the continuation at once (`rollback.completed.autoRestart`). */

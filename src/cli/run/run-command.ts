@@ -1,5 +1,12 @@
 import { createInterface } from "node:readline";
-import { type ExecutionResult, runExecution } from "../../runner/index.ts";
+import type { ExecutionOptions, ExecutionResult } from "../../runner/index.ts";
+import {
+  type HankServer,
+  type HostEnd,
+  LiveExecution,
+  setUpAccess,
+  startServer,
+} from "../../server/index.ts";
 import type { CliIo } from "../cli-io.ts";
 import type { CliOptions } from "../cli-options.ts";
 import type { RenderOptions } from "../render/style.ts";
@@ -15,11 +22,56 @@ export interface RunIo extends CliIo {
 }
 
 /**
- * Runs a hank: a thin shell over the runner. Arguments in, progress out on stderr (stdout stays quiet),
- * and the exit code: 0 when the run completed (or was stopped by its user), 1 otherwise.
+ * Runs a hank: a thin shell over a served execution. The WebSocket server binds first (its port goes
+ * into the execution's lock), then the run starts. On a terminal without `--headless` the TUI watches
+ * and steers it as an in-process client; otherwise progress lines go to stderr (stdout stays quiet)
+ * and the server still listens, so a script can attach. Exit code: 0 when the run completed or its
+ * user stopped it, 1 otherwise.
  */
 export async function runHankCommand(options: CliOptions, io: RunIo, render: RenderOptions): Promise<number> {
-  const result = await runExecution({
+  const access = setUpAccess({
+    ...(options.host !== undefined && { host: options.host }),
+    ...(options.token !== undefined && { token: options.token }),
+  });
+  if (!access.ok) return fail(io, access.message);
+  const tui = !options.headless && process.stdout.isTTY === true && process.stdin.isTTY === true;
+  let server: HankServer | undefined;
+  const host = new LiveExecution({
+    execution: executionOptions(options, io, tui, (layout, notes) => {
+      if (tui) return;
+      for (const note of notes) io.stderr.write(`  ${note}\n`);
+      io.stderr.write(`> execution ${layout.executionDir}\n`);
+      if (server !== undefined) io.stderr.write(banner(server, options.headless));
+    }),
+    stayOpen: tui,
+  });
+  try {
+    server = await startServer({
+      execution: host,
+      access: access.policy,
+      port: options.port ?? 0,
+      serverVersion: io.runtime.version,
+    });
+  } catch (caught) {
+    return fail(io, caught instanceof Error ? caught.message : String(caught));
+  }
+  if (access.generatedToken)
+    io.stderr.write(`  Token: ${access.policy.token ?? ""} (clients send it as ?token=)\n`);
+  host.start(server.port);
+  const end = tui ? await watchWithTui(host, server, access.policy.token, render) : await host.ended;
+  await server.close();
+  io.stderr.write(report(end, options, io, render, tui));
+  return end.exitCode;
+}
+
+/** The runner's options for this command; `onOpened` prints where the run is (not under the TUI). */
+function executionOptions(
+  options: CliOptions,
+  io: RunIo,
+  tui: boolean,
+  onOpened: NonNullable<ExecutionOptions["onOpened"]>,
+): ExecutionOptions {
+  return {
     hank: options.hankPath,
     cwd: io.cwd,
     env: io.env,
@@ -30,6 +82,7 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
     force: options.force,
     yes: options.yes,
     copy: options.copy,
+    ...(options.durable !== undefined && { durableJournal: options.durable }),
     ...(!options.headless && io.stdout.isTTY && { confirm: askOnTerminal }),
     headless: options.headless,
     ...(options.maxCost !== undefined && { maxCostUsd: options.maxCost }),
@@ -39,19 +92,60 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
     overwriteOutput: options.overwriteOutput,
     ignoreRigFailures: options.ignoreRigFailures,
     signal: io.signal,
-    listeners: [progressPrinter(io.stderr)],
+    listeners: tui ? [] : [progressPrinter(io.stderr)],
     runtime: { version: io.runtime.version, argv: io.argv },
-    onOpened: (layout, notes) => {
-      for (const note of notes) io.stderr.write(`  ${note}\n`);
-      io.stderr.write(`> execution ${layout.executionDir}\n`);
-    },
-  });
-  io.stderr.write(report(result, options, io, render));
-  return result.exitCode;
+    onOpened,
+  };
 }
 
-/** What the CLI prints once the runner settled. */
-function report(result: ExecutionResult, options: CliOptions, io: RunIo, render: RenderOptions): string {
+/**
+ * The TUI, once the execution is open (a question about the execution is asked on the terminal
+ * before it draws). It quits with the host: `q` asks the server to shut down.
+ */
+async function watchWithTui(
+  host: LiveExecution,
+  server: HankServer,
+  token: string | undefined,
+  render: RenderOptions,
+): Promise<HostEnd> {
+  const layout = await host.opened();
+  if (layout === undefined) return host.ended;
+  const { startTui } = await import("../../tui/index.ts");
+  const session = await startTui({
+    url: server.url,
+    ...(token !== undefined && { token }),
+    mode: "readandwrite",
+    color: render.color,
+    width: render.width,
+    stdout: process.stdout,
+    stdin: process.stdin,
+  });
+  const end = await host.ended;
+  await server.close();
+  await session.done;
+  return end;
+}
+
+function banner(server: HankServer, headless: boolean): string {
+  const lines = [`  WebSocket: ${server.url}`];
+  if (headless) lines.push(`  Running in headless mode on port ${server.port}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** What the CLI prints once serving ended (under the TUI, only what the TUI could not show). */
+function report(end: HostEnd, options: CliOptions, io: RunIo, render: RenderOptions, tui: boolean): string {
+  const { result } = end;
+  if (result === undefined) return end.forced ? `! Forced shutdown (${end.reason})\n` : "";
+  return reportResult(result, options, io, render, tui);
+}
+
+function reportResult(
+  result: ExecutionResult,
+  options: CliOptions,
+  io: RunIo,
+  render: RenderOptions,
+  tui: boolean,
+): string {
   switch (result.kind) {
     case "invalid":
       return renderInvalidHank(result, options.hankPath, io.cwd, io.runtime, render);
@@ -60,8 +154,17 @@ function report(result: ExecutionResult, options: CliOptions, io: RunIo, render:
     case "nothing-to-do":
       return `${result.message}\n`;
     case "ran":
-      return closingLines(result.state, result.layout.executionDir, result.layout.agentRoot);
+      if (tui) return "";
+      return closingLines(result.state, {
+        ...result.layout,
+        ...(options.output !== undefined && { outputDir: options.output }),
+      });
   }
+}
+
+function fail(io: RunIo, message: string): number {
+  io.stderr.write(`✗ ${message}\n`);
+  return 1;
 }
 
 /** Asks on the terminal; no answer within the timeout counts as "no" (fail closed). */

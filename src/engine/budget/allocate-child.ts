@@ -27,16 +27,54 @@ export interface DollarPool {
   readonly maxDollars: number;
   readonly allocation: Allocation;
   readonly shares: Readonly<Record<string, number>>;
-  /** Siblings in plan order, exactly one `current`. */
+  /** Siblings in plan order, exactly one `current`; `settled` ones come before them. */
   readonly children: readonly BudgetChild[];
   /** Prefix for source labels ("loop review "), empty for the hank. */
   readonly label: string;
+  /**
+   * Finished children that precede `children`, given as running totals instead of one entry each, so a
+   * loop's ten-thousandth execution costs the same to resolve as its first. Absent: none.
+   */
+  readonly settled?: SettledChildren;
+}
+
+/**
+ * Running totals over finished children, in plan order. Sums are plain floating-point sums, not rounded,
+ * so continuing one with the next children gives exactly the sum over all of them.
+ */
+export interface SettledChildren {
+  readonly spentDollars: number;
+  /** The sum, over the same children, of `strictConsumption` under `pool`. */
+  strictConsumed(pool: StrictPool): number;
+}
+
+/** What a finished child's proportional-strict consumption depends on. */
+export type StrictPool = Pick<DollarPool, "maxDollars" | "shares">;
+
+/**
+ * proportional-strict: a finished child consumed the larger of its allocation and its spend, so money
+ * it left unspent is gone. Its allocation is its share (capped by its own cap), or nothing when unshared.
+ */
+export function strictConsumption(
+  pool: StrictPool,
+  child: Pick<BudgetChild, "id" | "spentDollars" | "capDollars">,
+): number {
+  const share = shareOf(pool, child.id);
+  const allocation =
+    share === undefined ? 0 : Math.min(share * pool.maxDollars, child.capDollars ?? Infinity);
+  return Math.max(allocation, child.spentDollars);
 }
 
 /** The dollars the current child may spend now, with the label of the binding term. */
 export function allocateChild(pool: DollarPool): ResolvedLimit {
   const current = currentChild(pool.children);
-  const remaining = remainingUsd(pool.maxDollars, sumUsd(pool.children.map((c) => c.spentDollars)));
+  const spent = sumUsd(
+    withSettled(
+      pool.settled?.spentDollars,
+      pool.children.map((c) => c.spentDollars),
+    ),
+  );
+  const remaining = remainingUsd(pool.maxDollars, spent);
   const own = current.kind === "loop" ? current.spentDollars : 0;
   const lifetime = lifetimeTerms(pool, current).map((t) => ({
     limit: remainingUsd(t.limit, own),
@@ -89,24 +127,21 @@ function uniformShare(pool: DollarPool): number {
   return roundUsd(unallocated / (takers + 1));
 }
 
-/**
- * proportional-strict: a finished child consumed the larger of its allocation and its spend, so money
- * it left unspent is gone. Its allocation is its share (capped by its own cap), or nothing when unshared.
- */
+/** proportional-strict: what the finished children did not consume (see `strictConsumption`). */
 function strictRemaining(pool: DollarPool): number {
   const consumed = pool.children
     .filter((c) => c.status === "finished")
-    .map((c) => {
-      const share = shareOf(pool, c.id);
-      const allocation =
-        share === undefined ? 0 : Math.min(share * pool.maxDollars, c.capDollars ?? Infinity);
-      return Math.max(allocation, c.spentDollars);
-    });
-  return remainingUsd(pool.maxDollars, sumUsd(consumed));
+    .map((c) => strictConsumption(pool, c));
+  return remainingUsd(pool.maxDollars, sumUsd(withSettled(pool.settled?.strictConsumed(pool), consumed)));
+}
+
+/** The settled running total first, then the amounts: summed in that order, as over all the children. */
+export function withSettled(settled: number | undefined, amounts: readonly number[]): readonly number[] {
+  return settled === undefined ? amounts : [settled, ...amounts];
 }
 
 /** Own keys only: a child named `constructor` has no share. */
-function shareOf(pool: DollarPool, id: string): number | undefined {
+function shareOf(pool: Pick<DollarPool, "shares">, id: string): number | undefined {
   return Object.hasOwn(pool.shares, id) ? pool.shares[id] : undefined;
 }
 

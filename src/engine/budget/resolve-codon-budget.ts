@@ -1,5 +1,11 @@
 import type { CodonBudget, ContainerBudget } from "../../hank/schema/index.ts";
-import { allocateChild, type BudgetChild, type DollarPool } from "./allocate-child.ts";
+import {
+  allocateChild,
+  type BudgetChild,
+  type DollarPool,
+  type SettledChildren,
+  withSettled,
+} from "./allocate-child.ts";
 import { type CeilingValues, effectiveCeiling } from "./ceiling.ts";
 import { roundUsd, sumUsd } from "./dollars.ts";
 import type { CodonLimits, DurationLimit, ResolvedLimit } from "./types.ts";
@@ -11,7 +17,8 @@ import type { CodonLimits, DurationLimit, ResolvedLimit } from "./types.ts";
  * - `hank.children`: the hank's items in plan order (codons, and each loop as one child whose spend is
  *   the sum of its executions), the item holding the current codon marked `current`.
  * - `loop.children`: when the codon runs inside a loop, the loop's executions so far in order
- *   (`x#0`, `y#0`, `x#1`, ...), each under its config id, the current one marked `current`.
+ *   (`x#0`, `y#0`, `x#1`, ...), each under its config id, the current one marked `current`; a leading
+ *   run of finished ones may be given as `loop.settled` running totals instead (same result).
  * - spends include failed attempts and prior runs (that is how a resume hydrates what is left);
  *   elapsed times include prior runs.
  *
@@ -35,6 +42,8 @@ export interface ResolveCodonBudgetInput {
     readonly id: string;
     readonly budget: ContainerBudget | undefined;
     readonly children: readonly BudgetChild[];
+    /** Finished executions before `children`, as running totals. */
+    readonly settled?: SettledChildren;
     /** Seconds the loop has run, prior runs included. */
     readonly elapsedSeconds: number;
   };
@@ -97,7 +106,12 @@ function resolveCost(input: ResolveCodonBudgetInput): ResolvedLimit | undefined 
     if (granted === undefined) return capOnly;
     return capOnly !== undefined && capOnly.limit < granted.limit ? capOnly : granted;
   }
-  const loopSpent = sumUsd(loop.children.map((c) => c.spentDollars));
+  const loopSpent = sumUsd(
+    withSettled(
+      loop.settled?.spentDollars,
+      loop.children.map((c) => c.spentDollars),
+    ),
+  );
   const poolMax = granted === undefined ? loopCap : roundUsd(loopSpent + granted.limit);
   if (poolMax === undefined) return capOnly;
   return allocateChild({
@@ -106,6 +120,7 @@ function resolveCost(input: ResolveCodonBudgetInput): ResolvedLimit | undefined 
     shares: loop.budget?.shares ?? {},
     children: withCurrentCap(loop.children, codonCap),
     label: `loop ${loop.id} `,
+    ...(loop.settled !== undefined && { settled: loop.settled }),
   });
 }
 

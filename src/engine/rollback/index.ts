@@ -3,14 +3,23 @@
  * restore the work tree and archived files, start the continuation run's line, journal `rollback.*`
  * and save the rewritten plan. The checkpointer, the archive and the journal come in as arguments.
  */
+
+export { type AbandonResult, abandonRollback } from "./abandon-rollback.ts";
 export { type ArchiveSelectionInput, archivesToRestore } from "./archive-selection.ts";
 export { type CheckpointListData, checkpointListData, checkpointLists } from "./checkpoint-list.ts";
-export { checkpointThread, currentRunOf } from "./checkpoint-thread.ts";
+export {
+  checkpointThread,
+  currentRunOf,
+  isFinishedCodon,
+  type RestartPoint,
+  restartPoint,
+} from "./checkpoint-thread.ts";
 export {
   createJournalLineReader,
   type JournalLine,
   type JournalLineReader,
   journalLineOf,
+  LINE_BASE_TRANSITION,
   type LineReport,
   type LineStep,
   readJournalLine,
@@ -35,6 +44,7 @@ export {
   type ArchiveRestoreData,
   type ArchiveRestorer,
   isRollbackCheckpointType,
+  ROLLBACK_ABANDONED_CODE,
   ROLLBACK_CHECKPOINT_TYPES,
   type RollbackCheckpointType,
   type RollbackDeps,

@@ -5,6 +5,7 @@ import {
   codonDone,
   iterationDone,
   journalOf,
+  lineBase,
   rollbackStarted,
   rolledBack,
   runCompleted,
@@ -84,5 +85,21 @@ describe("journalLineOf", () => {
     assert.equal(redone.interrupted, null);
     const ran = journalLineOf(journalOf([rollbackStarted("a", "b".repeat(40)), runStarted("run-2")]));
     assert.equal(ran.interrupted, null);
+  });
+
+  it("records where a run's line starts when the journal names it, once per run", () => {
+    const line = journalLineOf(
+      journalOf([
+        runStarted("run-1"),
+        lineBase("run-1", "a".repeat(40)),
+        lineBase("run-1", "b".repeat(40)),
+        runStarted("run-2"),
+        lineBase("run-9", "c".repeat(40)),
+      ]),
+    );
+    assert.deepEqual(line.steps, [
+      { kind: "run", runId: "run-1", base: "a".repeat(40) },
+      { kind: "run", runId: "run-2" },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { DataOf, JournaledEvent, RunState } from "../../journal/index.ts";
 import { forEachEvent, initialRunState, RunStateStore, startsFresh } from "../../journal/index.ts";
 import { type LoopReport, loopReportOf } from "../../plan/index.ts";
+import { ROLLBACK_ABANDONED_CODE } from "./rollback-types.ts";
 
 /** A loop report with the codon whose `codon.completed` it was journaled with (its producer). */
 export interface LineReport {
@@ -8,10 +9,23 @@ export interface LineReport {
   readonly producer: string | null;
 }
 
-/** What moves the line of checkpoints: a run starting, or a rollback naming its continuation. */
+/**
+ * What moves the line of checkpoints: a run starting, or a rollback naming its continuation. A run's
+ * `base` is the checkpoint its line started from, when the journal says so (`InitialCheckpointSet`):
+ * a restart after a crash starts from the last checkpoint of a finished codon, not from the tip.
+ */
 export type LineStep =
-  | { readonly kind: "run"; readonly runId: string }
+  | {
+      readonly kind: "run";
+      readonly runId: string;
+      readonly base?: string;
+      /** A fresh start from the first codon (a Loop's next generation): earlier codons do not count. */
+      readonly fresh?: true;
+    }
   | { readonly kind: "rollback"; readonly toRun: string; readonly checkpoint: string };
+
+/** The transition that journals where a run's line of checkpoints starts (`transition.data.checkpoint`). */
+export const LINE_BASE_TRANSITION = "InitialCheckpointSet";
 
 /**
  * The execution's current line, read from the journal: the run state (the reducer's), the runs and
@@ -50,6 +64,9 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
         case "rollback.started":
           interrupted = event.data;
           break;
+        case "error":
+          if (event.data.code === ROLLBACK_ABANDONED_CODE) interrupted = null;
+          break;
         case "rollback.completed": {
           interrupted = null;
           steps.push({ kind: "rollback", toRun: event.data.toRun, checkpoint: event.data.checkpoint });
@@ -61,8 +78,12 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
           if (event.data.transitionType === "RunStarted") {
             interrupted = null;
             const { data } = event;
-            if (startsFresh(data.transition.data)) reports = [];
-            steps.push({ kind: "run", runId: data.runId ?? data.resultingState.currentRunId ?? event.id });
+            const fresh = startsFresh(data.transition.data);
+            if (fresh) reports = [];
+            const runId = data.runId ?? data.resultingState.currentRunId ?? event.id;
+            steps.push({ kind: "run", runId, ...(fresh && { fresh: true as const }) });
+          } else if (event.data.transitionType === LINE_BASE_TRANSITION) {
+            setBase(steps, event.data.runId, event.data.transition.data.checkpoint);
           }
           break;
         default:
@@ -71,6 +92,14 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
     },
     line: () => ({ state: store.detached(), steps: [...steps], reports: [...reports], interrupted }),
   };
+}
+
+/** Records the base of the run's step (its latest start); a base for an unknown run is ignored. */
+function setBase(steps: LineStep[], runId: string | undefined, checkpoint: unknown): void {
+  if (typeof checkpoint !== "string") return;
+  const index = steps.findLastIndex((step) => step.kind === "run" && step.runId === runId);
+  const step = steps[index];
+  if (step?.kind === "run" && step.base === undefined) steps[index] = { ...step, base: checkpoint };
 }
 
 export function journalLineOf(events: Iterable<JournaledEvent>): JournalLine {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { continuationIds, interruptedRollbackMessage, rollbackAftermath } from "./pending-continuation.ts";
+import { ROLLBACK_ABANDONED_CODE } from "./rollback-types.ts";
 import { codonDone, journalOf, rollbackStarted, rolledBack, runStarted } from "./test-journal.ts";
 
 describe("rollbackAftermath", () => {
@@ -31,11 +32,21 @@ describe("rollbackAftermath", () => {
     );
     assert.equal(rollbackAftermath(journalOf([runStarted("run-1"), codonDone("a")])).kind, "none");
     assert.equal(rollbackAftermath([]).kind, "none");
+    const abandoned = {
+      type: "error" as const,
+      data: { message: "Rollback to b abandoned", fatal: false, code: ROLLBACK_ABANDONED_CODE },
+    };
+    assert.equal(
+      rollbackAftermath(journalOf([runStarted("run-1"), rollbackStarted("b", "b".repeat(40)), abandoned]))
+        .kind,
+      "none",
+      "an abandoned rollback no longer blocks the run",
+    );
   });
 });
 
 describe("interruptedRollbackMessage", () => {
-  it("tells how to repeat the rollback", () => {
+  it("tells how to finish the rollback, or abandon it", () => {
     const data = {
       fromRun: "run-1",
       fromCodon: "c",
@@ -46,7 +57,12 @@ describe("interruptedRollbackMessage", () => {
     };
     assert.equal(
       interruptedRollbackMessage(data, "/x/exec"),
-      "A rollback to a (completed, checkpoint 0123456) was interrupted before it completed. Run it again first: hankweave rollback 0123456789ab -e /x/exec",
+      [
+        "A rollback to a (completed, checkpoint 0123456) was interrupted before it completed; the checkpointed files may be partly restored. Either:",
+        "  finish it:   hankweave rollback 0123456789ab -e /x/exec",
+        "  abandon it:  hankweave rollback --abandon -e /x/exec   (puts the files back to where the execution stood)",
+        "then run the execution again.",
+      ].join("\n"),
     );
   });
 });

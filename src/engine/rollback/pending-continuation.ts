@@ -1,4 +1,5 @@
 import type { DataOf, JournaledEvent } from "../../journal/index.ts";
+import { ROLLBACK_ABANDONED_CODE } from "./rollback-types.ts";
 
 /**
  * What the journal's tail says about the next start, after a rollback:
@@ -15,7 +16,7 @@ export type RollbackAftermath =
 
 /**
  * Reads the aftermath from the latest events of the journal, oldest first (`readTail`): the newest of a
- * run start, a `rollback.completed` and a `rollback.started` decides.
+ * run start, a `rollback.completed`, a `rollback.started` and an abandoned rollback decides.
  */
 export function rollbackAftermath(tail: readonly JournaledEvent[]): RollbackAftermath {
   for (let index = tail.length - 1; index >= 0; index--) {
@@ -25,6 +26,7 @@ export function rollbackAftermath(tail: readonly JournaledEvent[]): RollbackAfte
       return { kind: "continuation", runId: event.data.toRun, rollback: event.data };
     }
     if (event.type === "rollback.started") return { kind: "interrupted", rollback: event.data };
+    if (event.type === "error" && event.data.code === ROLLBACK_ABANDONED_CODE) return { kind: "none" };
     if (event.type === "state.transition" && event.data.transitionType === "RunStarted")
       return { kind: "none" };
   }
@@ -34,9 +36,14 @@ export function rollbackAftermath(tail: readonly JournaledEvent[]): RollbackAfte
 /** How many tail events to read: a rollback writes fewer than this between its start and its end. */
 export const AFTERMATH_TAIL_EVENTS = 64;
 
-/** The message a start shows when a rollback was interrupted. */
+/** The message a start shows when a rollback was interrupted: finish it, or abandon it. */
 export function interruptedRollbackMessage(data: DataOf<"rollback.started">, executionDir: string): string {
-  return `A rollback to ${data.toCodon} (${data.checkpointType}, checkpoint ${data.toCheckpoint.slice(0, 7)}) was interrupted before it completed. Run it again first: hankweave rollback ${data.toCheckpoint.slice(0, 12)} -e ${executionDir}`;
+  return [
+    `A rollback to ${data.toCodon} (${data.checkpointType}, checkpoint ${data.toCheckpoint.slice(0, 7)}) was interrupted before it completed; the checkpointed files may be partly restored. Either:`,
+    `  finish it:   hankweave rollback ${data.toCheckpoint.slice(0, 12)} -e ${executionDir}`,
+    `  abandon it:  hankweave rollback --abandon -e ${executionDir}   (puts the files back to where the execution stood)`,
+    "then run the execution again.",
+  ].join("\n");
 }
 
 /**

@@ -21,6 +21,12 @@ export const ROLLBACK_CHECKPOINT_TYPES: readonly RollbackCheckpointType[] = [
   "skipped",
 ];
 
+/**
+ * The `error` code journaled when a person abandons an interrupted rollback: the rollback is over
+ * without having happened, and the execution goes on from where it stood before it.
+ */
+export const ROLLBACK_ABANDONED_CODE = "rollback-abandoned";
+
 export function isRollbackCheckpointType(text: string): text is RollbackCheckpointType {
   return (ROLLBACK_CHECKPOINT_TYPES as readonly string[]).includes(text);
 }

@@ -44,6 +44,19 @@ export function runCompleted(runId: string): EventDraftOf {
   };
 }
 
+/** The journaled start of a run's line of checkpoints (`InitialCheckpointSet`). */
+export function lineBase(runId: string, checkpoint: string): EventDraftOf {
+  return {
+    type: "state.transition",
+    data: {
+      transitionType: "InitialCheckpointSet",
+      runId,
+      transition: { type: "InitialCheckpointSet", data: { checkpoint } },
+      resultingState: { currentRunId: runId, runCount: 1, totalCost: 0, currentRunCost: 0 },
+    },
+  };
+}
+
 export function codonDone(codonId: string, success = true): EventDraftOf {
   return {
     type: "codon.completed",

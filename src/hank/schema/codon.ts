@@ -13,8 +13,11 @@ export type ContinuationMode = z.infer<typeof ContinuationMode>;
 export const OnFailure = z.enum(["abort", "retry", "ignore"]);
 export type OnFailure = z.infer<typeof OnFailure>;
 
-/** Retry bounds. Waits grow as delayMs * 2^attempt, capped at maxDelayMs; a Retry-After hint wins. */
-export const RetryConfig = z.strictObject({
+/**
+ * Retry bounds. Waits grow as delayMs * 2^attempt, capped at maxDelayMs; a Retry-After hint wins.
+ * Not strict, as in the reference runtime: unknown fields are dropped (validation warns).
+ */
+export const RetryConfig = z.object({
   maxAttempts: z.int().min(1).max(10).default(3).describe("Attempts in all, 1-10."),
   delayMs: z.int().min(0).max(60_000).default(1000).describe("First wait in milliseconds."),
   maxDelayMs: z.int().min(0).max(600_000).default(60_000).describe("Longest wait in milliseconds."),

@@ -37,7 +37,8 @@ export type Overrides = z.infer<typeof Overrides>;
 
 const NonEmptyTrimmed = z.string().trim().min(1);
 
-export const Requirements = z.strictObject({
+/** Not strict, as in the reference runtime: unknown fields are dropped (validation warns). */
+export const Requirements = z.object({
   env: z.array(NonEmptyTrimmed).optional().describe("Variables that must be set (NAME or HANKWEAVE_NAME)."),
   tools: z.array(NonEmptyTrimmed).optional().describe("Programs that must be found on PATH."),
 });

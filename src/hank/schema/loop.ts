@@ -2,12 +2,13 @@ import { z } from "zod";
 import { ContainerBudget } from "./budget.ts";
 import { Codon } from "./codon.ts";
 
-export const IterationLimit = z.strictObject({
+/** Termination conditions are not strict, as in the reference runtime (validation warns on extra fields). */
+export const IterationLimit = z.object({
   type: z.literal("iterationLimit"),
   limit: z.int().min(1, "Iteration limit must be at least 1"),
 });
 
-export const ContextExceeded = z.strictObject({ type: z.literal("contextExceeded") });
+export const ContextExceeded = z.object({ type: z.literal("contextExceeded") });
 
 /** When a loop ends: after `limit` iterations, or when the runtime reports context exhaustion. */
 export const TerminateOn = z.discriminatedUnion("type", [IterationLimit, ContextExceeded]);

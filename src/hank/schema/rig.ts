@@ -1,9 +1,15 @@
 import { z } from "zod";
 
+/**
+ * Strictness follows the reference runtime: rig operations and `beforeCopy` commands (and the objects
+ * inside them) drop unknown fields, which validation reports as warnings; an `outputFiles` group is
+ * strict.
+ */
+
 /** Copies a file or tree from the hank directory into the agent workspace before the codon starts. */
-export const CopyRigOp = z.strictObject({
+export const CopyRigOp = z.object({
   type: z.literal("copy"),
-  copy: z.strictObject({
+  copy: z.object({
     from: z.string().min(1).describe("Source, relative to the hank directory, '/'-separated."),
     to: z
       .string()
@@ -21,9 +27,9 @@ export type CopyRigOp = z.infer<typeof CopyRigOp>;
 export const RigWorkingDirectory = z.enum(["project", "lastCopied"]);
 
 /** Runs a shell command in the workspace before the codon starts. */
-export const CommandRigOp = z.strictObject({
+export const CommandRigOp = z.object({
   type: z.literal("command"),
-  command: z.strictObject({
+  command: z.object({
     run: z.string().describe("Shell command line."),
     workingDirectory: RigWorkingDirectory.optional().describe("'project' (default) or 'lastCopied'."),
   }),
@@ -38,9 +44,9 @@ export const RigOp = z.discriminatedUnion("type", [CopyRigOp, CommandRigOp]);
 export type RigOp = z.infer<typeof RigOp>;
 
 /** A command run in agentRoot before output files are copied out. */
-export const BeforeCopyCommand = z.strictObject({
+export const BeforeCopyCommand = z.object({
   type: z.literal("command"),
-  command: z.strictObject({
+  command: z.object({
     run: z.string().describe("Shell command line."),
     workingDirectory: z.literal("project").optional(),
   }),

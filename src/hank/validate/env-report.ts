@@ -1,5 +1,6 @@
 import { type ValidationIssue, warning } from "../issues.ts";
 import type { PlacedCodon } from "./hank-view.ts";
+import { isSecretName, secretShape, shownEnvValue } from "./secrets.ts";
 import type { EnvPassthroughEntry } from "./validation-types.ts";
 
 /**
@@ -7,25 +8,14 @@ import type { EnvPassthroughEntry } from "./validation-types.ts";
  * `env` values, with secret-looking values masked.
  */
 
-const SECRET_WORDS = ["SECRET", "TOKEN", "KEY", "PASSWORD", "PASS", "CREDENTIAL", "AUTH", "PRIVATE"];
-const PUBLIC_WORDS = ["PUBLIC", "PUBLISHABLE"];
 const PREFIX = "HANKWEAVE_";
 const NOT_PASSED = ["HANKWEAVE_RUNTIME_", "HANKWEAVE_SENTINEL_"];
 
-/** Whether a variable name looks like it holds a secret (`API_KEY` yes, `STRIPE_PUBLISHABLE_KEY` no). */
-export function isSecretName(name: string): boolean {
-  const upper = name.toUpperCase();
-  if (PUBLIC_WORDS.some((w) => upper.includes(w))) return false;
-  return SECRET_WORDS.some((w) => upper.includes(w));
-}
+export { isSecretName } from "./secrets.ts";
 
-/**
- * The value as validation shows it: unchanged for ordinary names; for secret-looking names `****`
- * followed by the last 4 characters, or `****` alone when the value is too short to show any of it.
- */
+/** The value as validation shows it: unchanged, or `****` for a secret (by name or by shape), never partly. */
 export function maskSecret(name: string, value: string): string {
-  if (!isSecretName(name)) return value;
-  return value.length > 8 ? `****${value.slice(-4)}` : "****";
+  return shownEnvValue(name, value);
 }
 
 /** `HANKWEAVE_<NAME>` variables (runtime and sentinel ones excepted), as the agent sees them, sorted. */
@@ -41,17 +31,24 @@ export function envPassthrough(env: Readonly<Record<string, string | undefined>>
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** Secrets written into hank.json travel with it into logs and checkpoints. */
+/**
+ * Secrets written into hank.json travel with it into logs and checkpoints: a value under a
+ * secret-looking name, or any value shaped like a credential. The value is never shown.
+ */
 export function checkCodonEnv(placed: PlacedCodon): ValidationIssue[] {
   const env = placed.codon.env ?? {};
-  return Object.entries(env)
-    .filter(([name, value]) => isSecretName(name) && value !== "")
-    .map(([name, value]) =>
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (value === "") return [];
+    const shape = secretShape(value);
+    if (shape === undefined && !isSecretName(name)) return [];
+    const looks = shape === undefined ? "looks like a secret" : `holds what looks like ${shape}`;
+    return [
       warning(
         "env-secret-in-hank",
         [...placed.path, "env", name],
-        `env ${name}=${maskSecret(name, value)} looks like a secret written into hank.json; values there can reach logs and checkpoints.`,
+        `env ${name} ${looks} written into hank.json (value hidden); values there can reach logs and checkpoints.`,
         `Remove it from the hank and set HANKWEAVE_${name} in the environment; the agent receives it as ${name}.`,
       ),
-    );
+    ];
+  });
 }

@@ -10,6 +10,14 @@ import type { PromptSummary } from "./validation-types.ts";
 export interface PromptStage {
   readonly issues: ValidationIssue[];
   readonly prompts: Map<string, PromptSummary>;
+  /** The composed text of each codon's prompt files that could be read (for the harness's own check). */
+  readonly fileTexts: Map<PlacedCodon, PromptFileText>;
+}
+
+export interface PromptFileText {
+  readonly text: string;
+  /** The file, when the prompt is one file (so an issue can name it). */
+  readonly file?: string;
 }
 
 export function checkPromptFiles(
@@ -19,6 +27,7 @@ export function checkPromptFiles(
 ): PromptStage {
   const issues: ValidationIssue[] = [];
   const prompts = new Map<string, PromptSummary>();
+  const fileTexts = new Map<PlacedCodon, PromptFileText>();
   if (view.globalSystemPromptFile !== undefined) {
     issues.push(
       ...readIssues(hankDir, view.globalSystemPromptFile, "globalSystemPromptFile", [
@@ -26,13 +35,18 @@ export function checkPromptFiles(
       ]),
     );
   }
-  for (const { codon, path } of codons) {
+  for (const placed of codons) {
+    const { codon, path } = placed;
     if (codon.promptFile !== undefined) {
       const read = readPromptFiles(hankDir, codon.promptFile, {
         field: "promptFile",
         path: [...path, "promptFile"],
       });
       issues.push(...(read.ok ? [] : read.problems), ...read.warnings);
+      if (read.ok) {
+        const only = read.files.length === 1 ? read.files[0]?.absolutePath : undefined;
+        fileTexts.set(placed, only === undefined ? { text: read.text } : { text: read.text, file: only });
+      }
       if (read.ok && !prompts.has(codon.id))
         prompts.set(codon.id, { files: read.files.length, lines: read.lines });
     } else if (codon.promptText !== undefined && !prompts.has(codon.id)) {
@@ -43,7 +57,7 @@ export function checkPromptFiles(
       issues.push(...readIssues(hankDir, codon.appendSystemPromptFile, field, [...path, field]));
     }
   }
-  return { issues, prompts };
+  return { issues, prompts, fileTexts };
 }
 
 function readIssues(

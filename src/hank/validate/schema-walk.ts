@@ -21,15 +21,16 @@ export function unwrapSchema(schema: z.ZodType): z.ZodType {
   return current;
 }
 
+/** Whether a discriminator field accepts the value; an absent value fits an optional field. */
 function literalAccepts(schema: z.ZodType | undefined, value: unknown): boolean {
   if (schema === undefined) return false;
+  if (value === undefined && schema.safeParse(undefined).success) return true;
   const inner = unwrapSchema(schema);
-  if (inner instanceof z.ZodLiteral) return inner.values.has(value as never);
-  return value === undefined && schema instanceof z.ZodOptional;
+  return inner instanceof z.ZodLiteral && inner.values.has(value as never);
 }
 
 /** The union option that matches the raw value's shape (and its `type`/`strategy` literal, if any). */
-function pickOption(options: readonly z.ZodType[], raw: unknown): z.ZodType | undefined {
+export function pickOption(options: readonly z.ZodType[], raw: unknown): z.ZodType | undefined {
   const unwrapped = options.map(unwrapSchema);
   if (Array.isArray(raw)) return unwrapped.find((o) => o instanceof z.ZodArray);
   if (!isRecord(raw)) return undefined;

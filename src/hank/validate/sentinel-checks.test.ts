@@ -89,3 +89,125 @@ describe("sentinel checks", () => {
     assert.equal(report.issues[3]?.message, 'Duplicate sentinel id "s" in codon "a"');
   });
 });
+
+describe("sentinel checks: triggers, conditions and outputs", () => {
+  const entry = (config: Record<string, unknown>, settings?: Record<string, unknown>) => ({
+    sentinelConfig: { ...base, id: "s", userPromptText: "x", ...config },
+    ...(settings !== undefined && { settings: { failCodonIfNotLoaded: true, ...settings } }),
+  });
+  const issuesOf = (sentinels: unknown[]) =>
+    run(hankOf([codon("a", { sentinels })])).issues.map((i) => [i.code, i.path.slice(4).join(".")]);
+
+  it("names unknown, sentinel and connection event types, with a suggestion for a typo", () => {
+    const trigger = { type: "event", on: ["file.update", "sentinel.output", "pong", "*", "tool.result"] };
+    const report = run(hankOf([codon("a", { sentinels: [entry({ trigger })] })]));
+    assert.deepEqual(
+      report.issues.map((i) => [i.code, i.path.slice(4).join(".")]),
+      [
+        ["sentinel-event-type-unknown", "sentinelConfig.trigger.on.0"],
+        ["sentinel-event-type-never-seen", "sentinelConfig.trigger.on.1"],
+        ["sentinel-event-type-never-seen", "sentinelConfig.trigger.on.2"],
+      ],
+    );
+    assert.equal(report.issues[0]?.hint, 'Did you mean "file.updated"?');
+  });
+
+  it("checks condition paths against the payloads of the listed types", () => {
+    const conditions = [
+      { path: "toolName", operator: "equals", value: "Bash" },
+      { path: "source.toolUseId", operator: "contains", value: "t" },
+      { path: "toolInput.command", operator: "matches", value: "rm -rf" },
+      { path: "nope.deep", operator: "equals", value: 1 },
+      { path: "isError", operator: "matches", value: "(" },
+    ];
+    const trigger = { type: "event", on: ["tool.result", "file.updated", "assistant.action"], conditions };
+    const report = run(hankOf([codon("a", { sentinels: [entry({ trigger })] })]));
+    assert.deepEqual(
+      report.issues.map((i) => [i.code, i.path.slice(4).join(".")]),
+      [
+        ["sentinel-condition-path", "sentinelConfig.trigger.conditions.3.path"],
+        ["sentinel-condition-regex", "sentinelConfig.trigger.conditions.4.value"],
+      ],
+    );
+    assert.match(report.issues[0]?.message ?? "", /condition path "nope.deep" cannot exist/);
+    assert.match(report.issues[0]?.hint ?? "", /tool\.result: codonId, toolUseId, toolName/);
+  });
+
+  it("skips path checks under a wildcard and rejects operator values of the wrong type", () => {
+    const wildcard = {
+      type: "event",
+      on: ["*"],
+      conditions: [{ path: "any.thing", operator: "equals", value: 1 }],
+    };
+    assert.deepEqual(issuesOf([entry({ trigger: wildcard })]), []);
+    const wrong = {
+      type: "event",
+      on: ["token.usage"],
+      conditions: [{ path: "totalCost", operator: "greaterThan", value: "1" }],
+    };
+    const codes = issuesOf([entry({ trigger: wrong })]).map(([code]) => code);
+    assert.ok(codes.length > 0 && codes.every((code) => code !== "sentinel-condition-path"), String(codes));
+  });
+
+  it("checks sequence steps against the interest filter and their own type", () => {
+    const trigger = {
+      type: "sequence",
+      interestFilter: { on: ["tool.result"] },
+      pattern: [
+        { type: "tool.result", conditions: [{ path: "isError", operator: "equals", value: true }] },
+        { type: "file.updated" },
+        { type: "tool.result", conditions: [{ path: "action", operator: "equals", value: "created" }] },
+      ],
+    };
+    assert.deepEqual(issuesOf([entry({ trigger })]), [
+      ["sentinel-pattern-outside-interest", "sentinelConfig.trigger.pattern.1.type"],
+      ["sentinel-condition-path", "sentinelConfig.trigger.pattern.2.conditions.0.path"],
+    ]);
+  });
+
+  it("checks the structured output form, joinString and output file names", () => {
+    const sentinels = [
+      entry({ structuredOutput: { output: "enum", schemaStr: "{}" }, joinString: "--" }),
+      entry(
+        { id: "t", structuredOutput: { output: "object", schemaStr: '{"type":"object"}' } },
+        { outputPaths: { logFile: "notes.md", lastValueFile: "../out.json" } },
+      ),
+      entry(
+        { id: "u", output: { format: "jsonl", file: "log.txt" } },
+        { outputPaths: { lastValueFile: "last.txt" } },
+      ),
+    ];
+    const report = run(hankOf([codon("a", { sentinels })]));
+    assert.deepEqual(
+      report.issues.map((i) => [i.code, i.path.slice(3).join(".")]),
+      [
+        ["sentinel-join-string-structured", "0.sentinelConfig.joinString"],
+        ["sentinel-structured-output-form", "0.sentinelConfig.structuredOutput"],
+        ["sentinel-output-extension", "1.settings.outputPaths.logFile"],
+        ["sentinel-output-path", "1.settings.outputPaths.lastValueFile"],
+        ["sentinel-output-extension", "2.sentinelConfig.output.file"],
+      ],
+    );
+  });
+});
+
+describe("sentinel checks: prompt templates", () => {
+  it("reports a prompt that is not a valid Eta template, text or file", () => {
+    const sentinels = [
+      {
+        sentinelConfig: {
+          ...base,
+          id: "t",
+          userPromptText: "<% if ( %>",
+          systemPromptText: "ok <%= it.codon.id %>",
+        },
+      },
+    ];
+    const report = run(hankOf([codon("a", { sentinels })]));
+    assert.deepEqual(
+      report.issues.map((i) => [i.severity, i.code, i.path.slice(3).join(".")]),
+      [["warning", "sentinel-template-syntax", "0.sentinelConfig.userPromptText"]],
+    );
+    assert.match(report.issues[0]?.message ?? "", /^Sentinel "t": the prompt is not a valid Eta template: /);
+  });
+});

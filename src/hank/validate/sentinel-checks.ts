@@ -11,6 +11,9 @@ import {
   type SentinelEntry,
 } from "../schema/index.ts";
 import type { PlacedCodon } from "./hank-view.ts";
+import { checkSentinelOutputs } from "./sentinel-output-checks.ts";
+import { templateIssues } from "./sentinel-template-check.ts";
+import { checkSentinelTrigger } from "./sentinel-trigger-checks.ts";
 import { parseWith, translateZodIssues } from "./zod-issues.ts";
 
 /**
@@ -25,10 +28,10 @@ export function checkSentinels(placed: PlacedCodon, hankDir: string): Validation
   const ids = new Set<string>();
   placed.codon.sentinels?.forEach((entry, k) => {
     const at: JsonPath = [...placed.path, "sentinels", k, "sentinelConfig"];
-    const loaded = loadConfig(entry, at, hankDir);
+    const loaded = loadSentinelConfig(entry, at, hankDir);
     const found = [...loaded.issues];
     if (loaded.config !== undefined) {
-      found.push(...configIssues(loaded.config, at, hankDir, loaded.base));
+      found.push(...sentinelConfigIssues(loaded.config, entry, at, { hankDir, base: loaded.base }));
       if (ids.has(loaded.config.id)) {
         found.push(
           error(
@@ -47,9 +50,22 @@ export function checkSentinels(placed: PlacedCodon, hankDir: string): Validation
   return out;
 }
 
-type Loaded = { config: SentinelConfig | undefined; issues: ValidationIssue[]; base: string | undefined };
+/**
+ * A sentinel entry's config: the inline one, or the file read and schema-checked. `base` is the
+ * directory of the sentinel file relative to the hank directory (undefined for inline configs and files
+ * at the top): the config's own refs (prompt files, schema file) are relative to it.
+ */
+export type LoadedSentinelConfig = {
+  readonly config: SentinelConfig | undefined;
+  readonly issues: ValidationIssue[];
+  readonly base: string | undefined;
+  /** The sentinel file, absolute; undefined for an inline config. */
+  readonly file?: string;
+};
 
-function loadConfig(entry: SentinelEntry, at: JsonPath, hankDir: string): Loaded {
+type Loaded = LoadedSentinelConfig;
+
+export function loadSentinelConfig(entry: SentinelEntry, at: JsonPath, hankDir: string): Loaded {
   if (typeof entry.sentinelConfig !== "string")
     return { config: entry.sentinelConfig, issues: [], base: undefined };
   const ref = entry.sentinelConfig;
@@ -100,16 +116,21 @@ function loadConfig(entry: SentinelEntry, at: JsonPath, hankDir: string): Loaded
     });
     return { config: undefined, issues: issues.map((issue) => ({ ...issue, file })), base };
   }
-  return { config: parsed.data, issues: [], base: base === "." ? undefined : base };
+  return { config: parsed.data, issues: [], base: base === "." ? undefined : base, file };
 }
 
-function configIssues(
+/** Everything wrong with a loaded config beyond its schema; the file's issues carry no `file` yet. */
+export function sentinelConfigIssues(
   config: SentinelConfig,
+  entry: SentinelEntry,
   at: JsonPath,
-  hankDir: string,
-  base: string | undefined,
+  place: { readonly hankDir: string; readonly base: string | undefined },
 ): ValidationIssue[] {
-  const out: ValidationIssue[] = [];
+  const { hankDir, base } = place;
+  const out: ValidationIssue[] = [
+    ...checkSentinelTrigger(config.trigger, at, config.id),
+    ...checkSentinelOutputs(config, entry.settings, at, place),
+  ];
   const hasSystem = config.systemPromptFile !== undefined || config.systemPromptText !== undefined;
   if (config.userPromptFile === undefined && config.userPromptText === undefined) {
     out.push(
@@ -155,6 +176,11 @@ function configIssues(
       ...(base === undefined ? {} : { base }),
     });
     if (!read.ok) out.push(...read.problems);
+    else out.push(...templateIssues(read.text, [...at, field], config.id));
+  }
+  for (const field of ["systemPromptText", "userPromptText"] as const) {
+    const text = config[field];
+    if (text !== undefined) out.push(...templateIssues(text, [...at, field], config.id));
   }
   const model = resolveModel(config.model);
   if (!model.ok) {

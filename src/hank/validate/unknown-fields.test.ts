@@ -65,13 +65,10 @@ describe("unknown fields", () => {
       message: 'Unknown field "maxDolars". Did you mean "maxDollars"?',
     });
     const nested = only(
-      run(hankOf([codon("a", { retryConfig: { tries: 2 }, onFailure: "retry" })])),
+      run(hankOf([codon("a", { outputFiles: [{ copy: ["x"], from: "y" }] })])),
       "unknown-field",
     );
-    assert.equal(
-      nested.message,
-      'Unrecognized field "tries". Valid fields are: maxAttempts, delayMs, maxDelayMs.',
-    );
+    assert.equal(nested.message, 'Unrecognized field "from". Valid fields are: copy, beforeCopy.');
   });
 });
 

@@ -1,21 +1,25 @@
 import { error, type ValidationIssue } from "../issues.ts";
 import { applyModelOverride } from "../load.ts";
+import { checkAgentPrompts } from "./agent-prompts.ts";
 import { budgetContainers } from "./budget-containers.ts";
 import { checkBudgetErrors } from "./budget-errors.ts";
 import { checkPolicyWarnings } from "./budget-policy-warnings.ts";
 import { checkShareWarnings } from "./budget-share-warnings.ts";
 import { checkCodonRules, checkGlobalPromptRules } from "./codon-rules.ts";
 import { checkContinuation } from "./continuation-rules.ts";
+import { checkDataSource } from "./data-source.ts";
 import { checkDuplicateIds } from "./duplicate-ids.ts";
 import { checkCodonEnv, envPassthrough } from "./env-report.ts";
 import { codonSlots, isRecord, placedCodons } from "./hank-view.ts";
 import { checkHarnessAvailability } from "./harness-availability.ts";
+import { checkIgnoredFields } from "./ignored-fields.ts";
 import { checkLoopRules } from "./loop-rules.ts";
 import { checkModels, type ModelOverrideSource } from "./model-checks.ts";
 import { checkPromptFiles } from "./prompt-files.ts";
 import { checkRequirements, pathToolFinder } from "./requirements.ts";
 import { runtimeIdCollisions } from "./runtime-id-collisions.ts";
 import { checkSchema } from "./schema-check.ts";
+import { redactSecrets } from "./secrets.ts";
 import { checkSentinels } from "./sentinel-checks.ts";
 import type { ValidationContext, ValidationReport } from "./validation-types.ts";
 import { checkCodonPaths, checkLoopPaths } from "./workspace-paths.ts";
@@ -58,6 +62,7 @@ function runValidation(raw: unknown, context: ValidationContext): ValidationRepo
   const findTool = context.findTool ?? pathToolFinder(context.env);
   const issues: ValidationIssue[] = [
     ...schema.issues,
+    ...checkIgnoredFields(prepared),
     ...checkRequirements(view, context.env, findTool),
     ...prompts.issues,
     ...codons.flatMap((placed) => [
@@ -77,15 +82,22 @@ function runValidation(raw: unknown, context: ValidationContext): ValidationRepo
     ...checkShareWarnings(containers),
     ...checkPolicyWarnings(view, codons, models.modelOf),
     ...checkHarnessAvailability(codons, models.modelOf, context.harnessProblem),
+    ...checkAgentPrompts(codons, models.modelOf, prompts.fileTexts, context.promptProblems),
+    ...(context.dataPath === undefined ? [] : checkDataSource(context.dataPath, context.dataShown)),
   ];
   const base = {
     ok: !issues.some((issue) => issue.severity === "error"),
-    issues,
+    issues: issues.map(withoutSecrets),
     models: models.models,
     prompts: prompts.prompts,
     envPassthrough: envPassthrough(context.env),
   };
   return schema.hank === undefined ? base : { ...base, hank: schema.hank };
+}
+
+/** Messages and hints echo what the hank says; a credential in it is never shown, not even partly. */
+function withoutSecrets(issue: ValidationIssue): ValidationIssue {
+  return { ...issue, message: redactSecrets(issue.message), hint: redactSecrets(issue.hint) };
 }
 
 /** `overrides.model` when it is a usable string; a wrong type is left to the schema stage. */

@@ -19,6 +19,24 @@ export interface ValidationContext {
    * look at packages. Undefined skips the check (validation never imports a provider SDK itself).
    */
   readonly harnessProblem?: (kind: HarnessKind) => string | undefined;
+  /**
+   * What the harness of a kind would refuse in a prompt (the scripted agent's script errors), each
+   * with its line; supplied by the composition root. Undefined skips the check.
+   */
+  readonly promptProblems?: (kind: HarnessKind, prompt: string) => readonly PromptLineProblem[];
+  /**
+   * The data source the run would link, absolute. When given, it must exist and be readable; the run
+   * uses the hank's directory when there is none.
+   */
+  readonly dataPath?: string;
+  /** The data path as the user wrote it, for messages. Default: `dataPath`. */
+  readonly dataShown?: string;
+}
+
+/** A line of a prompt a harness would refuse. */
+export interface PromptLineProblem {
+  readonly line: number;
+  readonly message: string;
 }
 
 export interface PromptSummary {

@@ -1,16 +1,22 @@
 import type { JsonPath } from "../issues.ts";
+import { secretShape } from "./secrets.ts";
 
 /** Short phrases for values and types in messages. */
 
 const MAX_SHOWN = 40;
 
-/** The value as a message shows it: `5`, `"x"` (strings quoted), `an array`, `null`, `missing`. */
+/**
+ * The value as a message shows it: `5`, `"x"` (strings quoted), `an array`, `null`, `missing`. A string
+ * shaped like a credential is never shown, only what it looks like.
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "missing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string": {
+      const secret = secretShape(value);
+      if (secret !== undefined) return `a string that looks like ${secret} (value hidden)`;
       const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
       return JSON.stringify(shown);
     }

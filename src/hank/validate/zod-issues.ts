@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { error, type JsonPath, type ValidationIssue } from "../issues.ts";
 import { LOOP_FIELDS } from "../schema/index.ts";
-import { isSecretName } from "./env-report.ts";
 import { fieldOwner } from "./item-schemas.ts";
 import { allowedValues, describeSchema, objectFields, walk } from "./schema-walk.ts";
+import { isSecretName } from "./secrets.ts";
 import { closestMatch } from "./typo-map.ts";
 import { unknownFieldIssue } from "./unknown-fields.ts";
 import { describeValue, expectedLabel, fieldLabel, quoteList } from "./value-text.ts";

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { HarnessDescriptor } from "../descriptor.ts";
+import { parseScript } from "./parse-script.ts";
 import { createScriptedHarness } from "./scripted-harness.ts";
 
 /**
@@ -16,6 +17,10 @@ export const scriptedDescriptor: HarnessDescriptor = {
   defaultIdleTimeoutSeconds: 180,
   availability: () => undefined,
   selfTest: () => undefined,
+  checkPrompt: (prompt) => {
+    const parsed = parseScript(prompt);
+    return parsed.ok ? [] : parsed.errors;
+  },
   create: (_model, context) =>
     createScriptedHarness({
       clock: context.clock,

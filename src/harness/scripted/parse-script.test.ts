@@ -60,15 +60,15 @@ describe("parseScript", () => {
 
   it("parses @fail with and without attempts", () => {
     assert.deepEqual(steps("@fail API Error: 500\n@fail attempts=1,3 429 rate_limit_error"), [
-      { kind: "fail", line: 1, attempts: null, text: "API Error: 500" },
-      { kind: "fail", line: 2, attempts: [1, 3], text: "429 rate_limit_error" },
+      { kind: "fail", line: 1, text: "API Error: 500" },
+      { kind: "fail", line: 2, when: { attempts: [1, 3] }, text: "429 rate_limit_error" },
     ]);
   });
 
   it("parses @exhaust-context, @max-tokens and @sleep", () => {
     assert.deepEqual(steps("@exhaust-context\n@max-tokens\n@sleep 250"), [
       { kind: "exhaust-context", line: 1 },
-      { kind: "max-tokens", line: 2 },
+      { kind: "max-tokens", line: 2, continues: false },
       { kind: "sleep", line: 3, ms: 250 },
     ]);
   });
@@ -127,7 +127,11 @@ describe("parseScript", () => {
       { line: 9, message: "@fail needs an error text: @fail [attempts=1,2] <error text>" },
       { line: 10, message: '@sleep needs a whole number of milliseconds, got "soon"' },
       { line: 11, message: '@exhaust-context takes no arguments, got "now"' },
-      { line: 12, message: '@max-tokens takes no arguments, got "10"' },
+      {
+        line: 12,
+        message:
+          '@max-tokens: "10" is not a tool (write, append, delete, run): @max-tokens [continue] <write|append|delete|run> <path or command>',
+      },
       { line: 13, message: '@delete takes one path, got "a b"' },
       { line: 14, message: "@run needs a shell command: @run <command>" },
       { line: 15, message: "@say needs a text: @say <text>" },

@@ -1,4 +1,5 @@
 import { distance } from "fastest-levenshtein";
+import { takeConditions } from "./parse-condition.ts";
 import { parseDirective } from "./parse-directive.ts";
 import {
   DIRECTIVE_NAMES,
@@ -6,6 +7,8 @@ import {
   type ParsedScript,
   type ScriptError,
   type ScriptStep,
+  type StepBody,
+  type StepCondition,
 } from "./script-step.ts";
 
 /**
@@ -21,7 +24,7 @@ export function parseScript(prompt: string): ParsedScript {
   const errors: ScriptError[] = [];
   let prose: { line: number; lines: string[] } | undefined;
   const flushProse = (): void => {
-    if (prose) steps.push({ kind: "prose", line: prose.line, text: prose.lines.join("\n") });
+    if (prose) steps.push({ kind: "prose", text: prose.lines.join("\n"), line: prose.line });
     prose = undefined;
   };
   const lines = prompt.split(/\r?\n/);
@@ -43,13 +46,26 @@ export function parseScript(prompt: string): ParsedScript {
       });
       continue;
     }
-    const parsed = parseDirective(directive.name, directive.rest, line);
+    const parsed = parseDirectiveLine(directive.name, directive.rest);
     if (typeof parsed === "string") errors.push({ line, message: parsed });
-    else steps.push(parsed);
+    // The body is a fresh object: giving it its line in place is cheaper than copying it.
+    else steps.push(Object.assign(parsed, { line }));
   }
   flushProse();
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, steps, hasUsage: steps.some((step) => step.kind === "usage") };
+}
+
+/** A directive's conditions, then its own arguments. */
+function parseDirectiveLine(
+  name: DirectiveName,
+  rest: string,
+): (StepBody & { readonly when?: StepCondition }) | string {
+  const taken = takeConditions(name, rest);
+  if (typeof taken === "string") return taken;
+  const body = parseDirective(name, taken.rest);
+  if (typeof body === "string") return body;
+  return taken.when === undefined ? body : Object.assign(body, { when: taken.when });
 }
 
 /** One message for a failed outcome: every bad line with its number. */

@@ -1,6 +1,7 @@
-import { ALL_COMPLETED, type EndReason, worstEndReason } from "../end-reason.ts";
+import { ALL_COMPLETED } from "../end-reason.ts";
 import type { HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";
 import { defaultUsage, usageStep } from "./context-steps.ts";
+import { conditionHolds } from "./parse-condition.ts";
 import { formatScriptErrors, parseScript } from "./parse-script.ts";
 import { runScriptStep } from "./run-script-step.ts";
 import type { ScriptStep } from "./script-step.ts";
@@ -9,9 +10,9 @@ import {
   abortedStop,
   abortReason,
   createTurn,
+  finishTurn,
   type ScriptedTurn,
   type TurnStop,
-  turnTotals,
 } from "./scripted-turn.ts";
 import type { SessionStore } from "./session-store.ts";
 
@@ -51,34 +52,12 @@ async function runSteps(
 ): Promise<TurnStop | undefined> {
   for (const step of steps) {
     if (turn.request.signal.aborted) return abortedStop(turn);
+    if (!conditionHolds(step.when, turn.request.attempt, turn.iteration)) continue;
     const stop = await runScriptStep(turn, step);
     if (stop) return stop;
   }
   if (turn.request.signal.aborted) return abortedStop(turn);
   return hasUsage ? undefined : usageStep(turn, defaultUsage(turn));
-}
-
-function finishTurn(turn: ScriptedTurn, stop: TurnStop | undefined): SessionOutcome {
-  const stream: EndReason = stop?.stream ?? "completed";
-  // Every step before the stop completed its stream, so the turn's worst is the stop's or the tool batch's.
-  const layers = { stream, toolBatch: turn.toolBatch, turn: worstEndReason(stream, turn.toolBatch) };
-  turn.emit({ type: "turn.ended", reason: layers.turn });
-  const base = { sessionId: turn.session.id, layers, totals: turnTotals(turn) };
-  if (stop === undefined) {
-    return turn.lastText === undefined
-      ? { kind: "completed", ...base }
-      : { kind: "completed", ...base, resultText: turn.lastText };
-  }
-  switch (stop.kind) {
-    case "failed":
-      return { kind: "failed", ...base, reason: stop.reason, sessionEstablished: true };
-    case "context-exceeded":
-      return { kind: "context-exceeded", ...base, via: stop.via };
-    case "max-tokens":
-      return { kind: "max-tokens", ...base, message: stop.message };
-    case "aborted":
-      return { kind: "aborted", ...base, reason: stop.reason };
-  }
 }
 
 /** A permanent failure before any session exists. */

@@ -89,7 +89,7 @@ const existing = [older, otherData, newer];
 const HANK_CHANGED_OPTIONS = [
   "  -y                   resume the execution with the changed hank",
   "  --start-new          start a new execution",
-  "  --start-new --force  start over in this execution directory (old .hankweave/ backed up, agentRoot/ wiped unless --no-wipe)",
+  "  --start-new --force  start over in this execution directory (old .hankweave/ backed up, agentRoot/ wiped)",
 ];
 
 describe("chooseExecution without -e", () => {
@@ -118,6 +118,37 @@ describe("chooseExecution without -e", () => {
     const broken: ExistingExecution = { dir: `${BASE}/zzz`, meta: meta({ lastUsed: "yesterday" }) };
     const choice = chooseExecution(input({}, { existing: [broken, b, a] }));
     assert.equal(choice.kind === "resume" ? choice.dir : choice.kind, `${BASE}/20250102-b`);
+  });
+
+  it("gives another hank file on the same data its own execution (the hank's location is part of the identity)", () => {
+    const variant = "/home/u/project/hank-fast.json";
+    assert.deepEqual(chooseExecution(input({}, { existing, hankPath: variant })), {
+      kind: "create",
+      dir: NEW_DIR,
+      backupState: false,
+      wipeAgentRoot: false,
+    });
+  });
+
+  it("names the codons an edited hank added and removed, or says they are the same", () => {
+    const recorded: ExistingExecution = { dir: `${BASE}/new`, meta: meta({ codonIds: ["a", "b", "x"] }) };
+    const edited = chooseExecution(
+      input({}, { existing: [recorded], hankHash: "c".repeat(64), codonIds: ["a", "x", "c", "d"] }),
+    );
+    assert.match(
+      edited.kind === "refuse" ? edited.message : "",
+      /changed since execution new last ran\. Codons added: c, d\. Codons removed: b\. Not resuming/,
+    );
+    const tweaked = chooseExecution(
+      input(
+        { interactive: true },
+        { existing: [recorded], hankHash: "c".repeat(64), codonIds: ["a", "b", "x"] },
+      ),
+    );
+    assert.match(
+      tweaked.kind === "confirm" ? tweaked.question : "",
+      /last ran\. The codons are the same; their prompts or settings changed\. Resume it/,
+    );
   });
 
   it("starts a new directory with --start-new even when a match exists", () => {
@@ -295,7 +326,7 @@ describe("chooseExecution with -e", () => {
       code: "state-exists",
       message:
         `${DIR} already holds hankweave state (.hankweave/). Add --force to start over there: the old state is moved to ` +
-        ".hankweave.backup-<timestamp> and agentRoot/ is wiped (keep it with --no-wipe). Drop --start-new to resume the " +
+        ".hankweave.backup-<timestamp> and agentRoot/ is wiped. Drop --start-new to resume the " +
         "existing execution instead.",
     });
     assert.deepEqual(explicit({ startNew: true, force: true }, facts), {

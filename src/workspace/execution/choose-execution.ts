@@ -2,6 +2,7 @@ import { basename, join } from "node:path";
 import {
   baseDirRefusal,
   baseDirStartNewRefusal,
+  codonChange,
   dataChangedRefusal,
   hankChangedQuestion,
   hankChangedRefusal,
@@ -60,6 +61,8 @@ export interface ChooseExecutionInput {
   readonly dataHash: string;
   readonly hankHash: string;
   readonly hankPath: string;
+  /** The hank's codon ids, to say what an edit added or removed. */
+  readonly codonIds?: readonly string[];
   readonly now: number;
   readonly randomSuffix: string;
 }
@@ -128,7 +131,7 @@ export function settleConfirmation(
 
 function chooseInBaseDir(input: ChooseExecutionInput): ExecutionChoice {
   const { intent } = input;
-  const latest = mostRecentMatch(input.existing, input.dataHash);
+  const latest = mostRecentMatch(input.existing, input.dataHash, input.hankPath);
   if (intent.startNew && intent.force && latest !== undefined) {
     return { kind: "create", dir: latest.dir, backupState: true, wipeAgentRoot: !intent.noWipe };
   }
@@ -185,21 +188,27 @@ function resumeChecks(input: ChooseExecutionInput, dir: string, meta: ExecutionM
   const hankChanged = meta.hankHash !== undefined && meta.hankHash !== input.hankHash;
   const plan: ExecutionPlan = { kind: "resume", dir, meta, hankChanged, dataChanged };
   if (!hankChanged || intent.yes) return plan;
+  const change = input.codonIds === undefined ? "" : codonChange(meta.codonIds, input.codonIds);
   if (intent.interactive) {
-    const onNo = refuse("hank-changed", hankChangedRefusal(dir, input.hankPath, true));
-    return confirm(hankChangedQuestion(dir, input.hankPath), plan, onNo);
+    const onNo = refuse("hank-changed", hankChangedRefusal(dir, input.hankPath, true, change));
+    return confirm(hankChangedQuestion(dir, input.hankPath, change), plan, onNo);
   }
-  return refuse("hank-changed", hankChangedRefusal(dir, input.hankPath, false));
+  return refuse("hank-changed", hankChangedRefusal(dir, input.hankPath, false, change));
 }
 
-/** The execution with this data hash that ran last (ties: the later directory name). */
+/**
+ * The execution of this hank file on this data that ran last (ties: the later directory name). An
+ * execution is identified by both: another hank file on the same data (a variant beside it, another
+ * project) gets its own execution, while an edited hank at the same path is still this one.
+ */
 export function mostRecentMatch(
   existing: readonly ExistingExecution[],
   dataHash: string,
+  hankPath: string,
 ): ExistingExecution | undefined {
   let best: ExistingExecution | undefined;
   for (const candidate of existing) {
-    if (candidate.meta.dataHash !== dataHash) continue;
+    if (candidate.meta.dataHash !== dataHash || candidate.meta.hankPath !== hankPath) continue;
     if (best === undefined || isMoreRecent(candidate, best)) best = candidate;
   }
   return best;

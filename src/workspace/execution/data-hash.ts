@@ -73,7 +73,15 @@ export async function walkDataSource(root: string): Promise<Walked> {
   if (rootStat.isFile()) {
     return {
       ok: true,
-      entries: [{ kind: "file", path: ".", size: rootStat.size, mtimeMs: rootStat.mtimeMs }],
+      entries: [
+        {
+          kind: "file",
+          path: ".",
+          size: rootStat.size,
+          mtimeMs: rootStat.mtimeMs,
+          ctimeMs: rootStat.ctimeMs,
+        },
+      ],
     };
   }
   if (!rootStat.isDirectory()) {
@@ -110,7 +118,9 @@ async function describe(root: string, relative: string): Promise<DataEntry> {
   const info = await lstat(absolute);
   if (info.isSymbolicLink()) return { kind: "symlink", path: relative, target: await readlink(absolute) };
   if (info.isDirectory()) return { kind: "directory", path: relative };
-  if (info.isFile()) return { kind: "file", path: relative, size: info.size, mtimeMs: info.mtimeMs };
+  if (info.isFile()) {
+    return { kind: "file", path: relative, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+  }
   return { kind: "other", path: relative };
 }
 

@@ -8,7 +8,14 @@ import { createHash } from "node:crypto";
  */
 export type DataEntry =
   | { readonly kind: "directory"; readonly path: string }
-  | { readonly kind: "file"; readonly path: string; readonly size: number; readonly mtimeMs: number }
+  | {
+      readonly kind: "file";
+      readonly path: string;
+      readonly size: number;
+      readonly mtimeMs: number;
+      /** The inode change time: moves on every write and chmod, and cannot be set back (change detection). */
+      readonly ctimeMs?: number;
+    }
   /** Hashed by its target string; never followed, so a link cycle or a link out of the tree is harmless. */
   | { readonly kind: "symlink"; readonly path: string; readonly target: string }
   /** Sockets, FIFOs, devices: recorded by name only (reading a FIFO would block). */

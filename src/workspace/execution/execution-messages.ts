@@ -29,7 +29,7 @@ export function notADirectoryRefusal(path: string): string {
 export function stateExistsRefusal(dir: string): string {
   return (
     `${dir} already holds hankweave state (.hankweave/). Add --force to start over there: the old state ` +
-    "is moved to .hankweave.backup-<timestamp> and agentRoot/ is wiped (keep it with --no-wipe). Drop " +
+    "is moved to .hankweave.backup-<timestamp> and agentRoot/ is wiped. Drop " +
     "--start-new to resume the existing execution instead."
   );
 }
@@ -64,19 +64,37 @@ export function dataChangedRefusal(dir: string, previousHash: string, currentHas
   );
 }
 
-export function hankChangedQuestion(dir: string, hankPath: string): string {
-  return `The hank file ${hankPath} changed since execution ${basename(dir)} last ran. Resume it with the changed hank?`;
+/**
+ * What an edit changed, in codon ids (loop codons included): `Codons added: c. Codons removed: b.`,
+ * or that the codons are the same ones. Empty when the execution never recorded its codons.
+ */
+export function codonChange(before: readonly string[] | undefined, after: readonly string[]): string {
+  if (before === undefined) return "";
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id));
+  if (added.length === 0 && removed.length === 0) {
+    return " The codons are the same; their prompts or settings changed.";
+  }
+  const parts = [
+    ...(added.length > 0 ? [`Codons added: ${added.join(", ")}.`] : []),
+    ...(removed.length > 0 ? [`Codons removed: ${removed.join(", ")}.`] : []),
+  ];
+  return ` ${parts.join(" ")}`;
 }
 
-export function hankChangedRefusal(dir: string, hankPath: string, declined: boolean): string {
+export function hankChangedQuestion(dir: string, hankPath: string, change = ""): string {
+  return `The hank file ${hankPath} changed since execution ${basename(dir)} last ran.${change} Resume it with the changed hank?`;
+}
+
+export function hankChangedRefusal(dir: string, hankPath: string, declined: boolean, change = ""): string {
   const why = declined
     ? "Resuming with the changed hank was not confirmed."
     : "Not resuming without confirmation in a non-interactive run.";
   return [
-    `The hank file ${hankPath} changed since execution ${basename(dir)} last ran. ${why} Choose one:`,
+    `The hank file ${hankPath} changed since execution ${basename(dir)} last ran.${change} ${why} Choose one:`,
     "  -y                   resume the execution with the changed hank",
     "  --start-new          start a new execution",
-    "  --start-new --force  start over in this execution directory (old .hankweave/ backed up, agentRoot/ wiped unless --no-wipe)",
+    "  --start-new --force  start over in this execution directory (old .hankweave/ backed up, agentRoot/ wiped)",
   ].join("\n");
 }
 

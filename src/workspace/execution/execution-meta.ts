@@ -21,6 +21,8 @@ export const ExecutionMetaSchema = z.object({
   hankPath: z.string(),
   /** Absent in metas written before hank hashes existed; such an execution never counts as changed. */
   hankHash: z.string().optional(),
+  /** Ours: the hank's codon ids (loop codons included), to say what an edited hank added or removed. */
+  codonIds: z.array(z.string()).optional(),
   linkType: z.enum(["symlink", "copy"]),
   createdAt: z.string(),
   lastUsed: z.string(),
@@ -99,6 +101,7 @@ export interface MetaFacts {
   readonly dataHashMethod: "content" | "metadata";
   readonly hankPath: string;
   readonly hankHash: string;
+  readonly codonIds?: readonly string[];
   readonly linkType: "symlink" | "copy";
   readonly host: ExecutionHost;
   /** ISO time of this start: `lastUsed`, and `createdAt` of a new execution. */
@@ -117,6 +120,7 @@ export function buildExecutionMeta(facts: MetaFacts): ExecutionMeta {
     dataHashMethod: facts.dataHashMethod,
     hankPath: facts.hankPath,
     hankHash: facts.hankHash,
+    ...(facts.codonIds !== undefined && { codonIds: [...facts.codonIds] }),
     linkType: facts.linkType,
     createdAt: facts.previous?.createdAt ?? facts.now,
     lastUsed: facts.now,

@@ -24,6 +24,8 @@ export interface PrepareExecutionInput {
   readonly dataHash: DataHash;
   readonly hankPath: string;
   readonly hankHash: string;
+  /** The hank's codon ids, recorded in the meta. */
+  readonly codonIds?: readonly string[];
   /** `--copy`. */
   readonly copy: boolean;
   readonly now: number;
@@ -72,6 +74,7 @@ export async function prepareExecution(input: PrepareExecutionInput): Promise<Pr
     dataHashMethod: input.dataHash.method,
     hankPath: input.hankPath,
     hankHash: input.hankHash,
+    ...(input.codonIds !== undefined && { codonIds: input.codonIds }),
     linkType: link.linkType,
     host: input.host,
     now: new Date(input.now).toISOString(),

@@ -14,6 +14,7 @@ export {
   type HeartbeatProblem,
   inspectLock,
   type LockAcquisition,
+  type LockCheck,
   type LockClock,
   type LockInspection,
   type LockRelease,

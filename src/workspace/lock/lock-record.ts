@@ -15,6 +15,12 @@ export const LockRecordSchema = z.object({
   /** The WebSocket port, once the server has bound (`--attach` reads it). */
   port: z.number().int().nonnegative().optional(),
   hostname: z.string(),
+  /**
+   * The fencing token: one more than any earlier holder's, so every acquisition of an execution's lock
+   * has its own. A holder checks that the lock on disk still carries its generation before it writes
+   * (see `RuntimeLock.stillHeld`). Absent in locks written before generations existed.
+   */
+  generation: z.number().int().positive().optional(),
 });
 export type LockRecord = z.infer<typeof LockRecordSchema>;
 

@@ -103,8 +103,9 @@ describe("acquireLock", () => {
       startedAt: "2025-01-15T10:30:00.000Z",
       heartbeatAt: "2025-01-15T10:30:00.000Z",
       hostname: "box",
+      generation: 1,
     });
-    assert.deepEqual(readdirSync(join(path, "..")), ["runtime.lock"]);
+    assert.deepEqual(readdirSync(join(path, "..")), ["runtime.lock", "runtime.lock.generation"]);
     if (taken.ok) taken.lock.release();
   });
 
@@ -119,7 +120,7 @@ describe("acquireLock", () => {
     clock.advance(60_000);
     assert.equal(onDisk(path)?.heartbeatAt, "2025-01-15T10:31:30.000Z");
     assert.equal(onDisk(path)?.startedAt, "2025-01-15T10:30:00.000Z");
-    assert.deepEqual(readdirSync(join(path, "..")), ["runtime.lock"]);
+    assert.deepEqual(readdirSync(join(path, "..")), ["runtime.lock", "runtime.lock.generation"]);
     if (taken.ok) taken.lock.release();
   });
 
@@ -153,7 +154,7 @@ describe("acquireLock", () => {
       reason: `process ${pid} is not running`,
     });
     assert.equal(onDisk(path)?.runId, "run-c");
-    assert.deepEqual(readdirSync(join(path, "..")), ["runtime.lock"]);
+    assert.deepEqual(readdirSync(join(path, "..")), ["runtime.lock", "runtime.lock.generation"]);
   });
 
   it("takes over a lock whose heartbeat is older than 2 minutes even if the PID exists", () => {
@@ -181,6 +182,48 @@ describe("acquireLock", () => {
     assert.equal(onDisk(path)?.port, 51234);
     assert.equal(taken.lock.current().port, 51234);
     taken.lock.release();
+  });
+});
+
+describe("the lock generation (fencing token)", () => {
+  it("grows with every acquisition, across a release and a takeover", () => {
+    const path = lockPath();
+    const clock = fakeClock();
+    const first = acquireLock(path, { pid: 4242, runId: "run-1", clock, hostname: "box" });
+    if (!first.ok) throw new Error(first.message);
+    assert.equal(first.lock.generation, 1);
+    first.lock.release();
+    const second = acquireLock(path, { pid: 4242, runId: "run-2", clock, hostname: "box" });
+    if (!second.ok) throw new Error(second.message);
+    assert.equal(second.lock.generation, 2);
+    foreign(path, { pid: deadPid(), generation: 7, hostname: "box" });
+    const third = acquireLock(path, { pid: 4243, runId: "run-3", clock, hostname: "box" });
+    if (!third.ok) throw new Error(third.message);
+    assert.equal(third.lock.generation, 8, "one more than the stale holder's");
+  });
+
+  it("stillHeld reads the disk: a holder whose lock was taken over learns who holds it", () => {
+    const path = lockPath();
+    const clock = fakeClock();
+    const taken = acquireLock(path, { pid: 4242, runId: "run-s", clock, hostname: "box" });
+    if (!taken.ok) throw new Error(taken.message);
+    assert.deepEqual(taken.lock.stillHeld(), { held: true });
+    // Suspended for three minutes: another process judges the lock stale and takes it over.
+    clock.advance(0);
+    const later = fakeClock(START + 180_000);
+    const thief = acquireLock(path, {
+      pid: 5151,
+      runId: "run-t",
+      clock: later,
+      hostname: "box",
+      isPidAlive: () => true,
+    });
+    if (!thief.ok) throw new Error(thief.message);
+    const check = taken.lock.stillHeld();
+    assert.equal(check.held, false);
+    assert.deepEqual(check.held === false && [check.holder?.pid, check.holder?.generation], [5151, 2]);
+    assert.equal(taken.lock.release(), "not-ours");
+    assert.equal(onDisk(path)?.pid, 5151);
   });
 });
 

@@ -52,10 +52,22 @@ export type LockAcquisition =
 
 export type LockRelease = "released" | "not-ours" | "missing";
 
+/** Whether the lock on disk is still this holder's, and if not, who holds it now (null: nobody). */
+export type LockCheck =
+  | { readonly held: true }
+  | { readonly held: false; readonly holder: LockRecord | null };
+
 export interface RuntimeLock {
   readonly path: string;
+  /** This acquisition's fencing token. */
+  readonly generation: number;
   /** The record as last written by this process. */
   current(): LockRecord;
+  /**
+   * Reads the lock from disk: still ours (same host, PID and generation), or taken over (a process that
+   * was suspended longer than the stale time lost it) or gone. One small file read.
+   */
+  stillHeld(): LockCheck;
   /** Records the server's port (written at once when the lock is still ours). */
   setPort(port: number): void;
   /** Stops the heartbeat and removes the file if it is still ours. Idempotent. */
@@ -73,10 +85,12 @@ const MAX_ATTEMPTS = 3;
 export function acquireLock(path: string, options: AcquireLockOptions): LockAcquisition {
   const settings = settle(options);
   mkdirSync(dirname(path), { recursive: true });
-  const record = newRecord(settings);
   let staleFrom: StaleLock | undefined;
+  let staleGeneration = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const record = newRecord(settings, nextGeneration(path, staleGeneration));
     if (createExclusive(path, serializeLockRecord(record), settings.pid)) {
+      saveGeneration(path, record.generation ?? 0, settings.pid);
       const lock = startLock(path, record, settings);
       return staleFrom === undefined ? { ok: true, lock } : { ok: true, lock, staleFrom };
     }
@@ -90,6 +104,7 @@ export function acquireLock(path: string, options: AcquireLockOptions): LockAcqu
     if (!moveAside(path, text, settings.pid)) continue;
     if (holder !== null && verdict.status === "stale") {
       staleFrom = { ...staleFields(holder), reason: verdict.reason };
+      staleGeneration = Math.max(staleGeneration, holder.generation ?? 0);
     }
   }
   const message = `Could not take ${path}: other hankweave processes keep creating it. Run again in a moment.`;
@@ -150,7 +165,7 @@ function settle(options: AcquireLockOptions): Settings {
   };
 }
 
-function newRecord(settings: Settings): LockRecord {
+function newRecord(settings: Settings, generation: number): LockRecord {
   const at = new Date(settings.clock.now()).toISOString();
   const record: LockRecord = {
     pid: settings.pid,
@@ -158,6 +173,7 @@ function newRecord(settings: Settings): LockRecord {
     startedAt: at,
     heartbeatAt: at,
     hostname: settings.hostname,
+    generation,
   };
   return settings.port === undefined ? record : { ...record, port: settings.port };
 }
@@ -186,7 +202,11 @@ function startLock(path: string, record: LockRecord, settings: Settings): Runtim
   let current = record;
   let timer: { readonly id: number } | null = null;
   const isOurs = (onDisk: LockRecord | null): boolean =>
-    onDisk !== null && onDisk.pid === settings.pid && onDisk.runId === settings.runId;
+    onDisk !== null &&
+    onDisk.pid === settings.pid &&
+    onDisk.runId === settings.runId &&
+    onDisk.hostname === settings.hostname &&
+    onDisk.generation === record.generation;
   const write = (): void => {
     try {
       writeFileAtomic(path, serializeLockRecord(current), settings.pid);
@@ -208,7 +228,12 @@ function startLock(path: string, record: LockRecord, settings: Settings): Runtim
   timer = settings.clock.setTimeout(beat, settings.heartbeatMs);
   return {
     path,
+    generation: record.generation ?? 0,
     current: () => current,
+    stillHeld() {
+      const onDisk = readRecord(path);
+      return isOurs(onDisk) ? { held: true } : { held: false, holder: onDisk };
+    },
     setPort(port) {
       current = { ...current, port };
       if (isOurs(readRecord(path))) write();
@@ -228,4 +253,26 @@ function startLock(path: string, record: LockRecord, settings: Settings): Runtim
 function readRecord(path: string): LockRecord | null {
   const text = readText(path);
   return text === null ? null : parseLockRecord(text);
+}
+
+/**
+ * The generation counter beside the lock (`runtime.lock.generation`): the last generation handed out,
+ * kept when the lock file itself is released, so generations only grow.
+ */
+function counterPath(lockPath: string): string {
+  return `${lockPath}.generation`;
+}
+
+function nextGeneration(lockPath: string, staleGeneration: number): number {
+  const saved = Number.parseInt(readText(counterPath(lockPath)) ?? "0", 10);
+  return Math.max(Number.isNaN(saved) ? 0 : saved, staleGeneration) + 1;
+}
+
+/** Best effort: a counter that cannot be written only makes the next generation less certain to grow. */
+function saveGeneration(lockPath: string, generation: number, pid: number): void {
+  try {
+    writeFileAtomic(counterPath(lockPath), `${generation}\n`, pid);
+  } catch {
+    // The lock itself is taken; its record carries the generation.
+  }
 }

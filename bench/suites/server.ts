@@ -1,0 +1,283 @@
+/**
+ * The WebSocket server's cost: event-to-client latency with 10 clients while a 1,000-iteration loop
+ * runs, and the run's time per codon with 10 clients attached against no server at all (target: at
+ * most 10 % more). Loopback only.
+ *
+ * Each measurement runs in a fresh process (`node --import tsx bench/suites/server.ts case <json>`);
+ * the 10 clients run in another (`… clients <json>`), as scripts and pages do, so their parsing does
+ * not count as the server's. The run is the runner's real path with the journal and state.json but
+ * in-memory checkpoints: git's cost per codon would hide the server's.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { createMemoryCheckpointer } from "../../src/checkpoint/index.ts";
+import type { JournaledEvent } from "../../src/journal/index.ts";
+import { type ExecutionOptions, runExecution } from "../../src/runner/index.ts";
+import { connectClient, LiveExecution, setUpAccess, startServer } from "../../src/server/index.ts";
+import { childEnv } from "../lib/child-env.ts";
+import { atMost, type FigureLine, figure } from "../lib/figure.ts";
+import { percentile } from "../lib/stats.ts";
+import type { Suite, SuiteContext } from "../lib/suite.ts";
+
+const BENCH = "server";
+const CLIENTS = 10;
+const SELF = fileURLToPath(import.meta.url);
+type Config = "no-server" | "server" | "clients";
+
+interface CaseResult {
+  readonly codons: number;
+  readonly perCodonMs: number;
+  /** CPU time of the run's process (the server's work included, the clients' not) per codon. */
+  readonly cpuPerCodonMs: number;
+  /** Event-to-client latencies (ms) pooled over every client, when clients were attached. */
+  readonly latency?: {
+    readonly median: number;
+    readonly p99: number;
+    readonly samples: number;
+    readonly events: number;
+  };
+}
+
+export const serverSuite: Suite = {
+  name: BENCH,
+  title: "WebSocket server (latency and per-codon overhead with 10 clients)",
+  async run(context) {
+    const iterations = context.quick ? 200 : 1000;
+    const repeat = context.quick ? 1 : 3;
+    const runs: Record<Config, CaseResult[]> = { "no-server": [], server: [], clients: [] };
+    for (let round = 0; round < repeat; round++) {
+      for (const config of ["no-server", "server", "clients"] as const) {
+        context.log(`  ${config}, ${iterations} iterations (${round + 1}/${repeat})`);
+        runs[config].push(await runChild(context, "case", { config, iterations }));
+      }
+    }
+    return figures(runs);
+  },
+};
+
+function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
+  const spec = (name: string, unit: string, note?: string) => ({
+    bench: BENCH,
+    figure: name,
+    unit,
+    ...(note !== undefined && { note }),
+  });
+  const of = (config: Config, pick: (run: CaseResult) => number) => runs[config].map(pick);
+  const ratio = (pick: (run: CaseResult) => number) =>
+    runs.clients.map((run, i) => pick(run) / pick(runs["no-server"][i] ?? run));
+  const wall = (run: CaseResult) => run.perCodonMs;
+  const cpu = (run: CaseResult) => run.cpuPerCodonMs;
+  const latencies = runs.clients.flatMap((run) => (run.latency === undefined ? [] : [run.latency]));
+  return [
+    figure(
+      spec("per-codon/no-server", "ms/codon", "runExecution alone: journal, state.json, memory checkpoints"),
+      of("no-server", wall),
+    ),
+    figure(spec("per-codon/server-no-client", "ms/codon"), of("server", wall)),
+    figure(
+      spec("per-codon/10-clients", "ms/codon", "10 readonly clients in another process"),
+      of("clients", wall),
+    ),
+    figure({ ...spec("overhead/10-clients-vs-no-server", "x"), target: atMost(1.1) }, ratio(wall)),
+    figure(
+      spec("cpu-per-codon/no-server", "ms/codon", "CPU time of the run's process"),
+      of("no-server", cpu),
+    ),
+    figure(
+      spec("cpu-per-codon/10-clients", "ms/codon", "the server's work included, the clients' not"),
+      of("clients", cpu),
+    ),
+    figure(spec("cpu-overhead/10-clients-vs-no-server", "x"), ratio(cpu)),
+    figure(
+      spec("latency/median", "ms", "journal append to a client's message handler, every event of the loop"),
+      latencies.map((l) => l.median),
+    ),
+    figure(
+      spec("latency/p99", "ms"),
+      latencies.map((l) => l.p99),
+    ),
+  ];
+}
+
+/** Runs this file in a fresh process in the given mode; resolves with the JSON of its last stdout line. */
+function runChild<R>(context: SuiteContext, mode: "case", args: object): Promise<R> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", SELF, mode, JSON.stringify(args)], {
+      cwd: context.repoRoot,
+      env: childEnv(context.env),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+    });
+    child.on("close", (code) => {
+      const last = out.trim().split("\n").at(-1) ?? "";
+      if (code !== 0) reject(new Error(`bench server ${mode} exited ${code}`));
+      else resolve(JSON.parse(last) as R);
+    });
+  });
+}
+
+/** A hank of one loop of no-op codons, in a fresh directory, and the run options over it. */
+function prepare(iterations: number): { dir: string; options: ExecutionOptions } {
+  const dir = mkdtempSync(join(tmpdir(), "hankweave-bench-server-"));
+  const hankDir = join(dir, "hank");
+  mkdirSync(hankDir);
+  const say = { id: "say", name: "Say", model: "scripted", continuationMode: "fresh", promptText: "Done." };
+  const loop = {
+    type: "loop",
+    id: "many",
+    name: "Many",
+    terminateOn: { type: "iterationLimit", limit: iterations },
+    codons: [say],
+  };
+  writeFileSync(
+    join(hankDir, "hank.json"),
+    JSON.stringify({ meta: { name: "bench", version: "1" }, hank: [loop] }),
+  );
+  const options: ExecutionOptions = {
+    hank: hankDir,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    model: "scripted",
+    execution: join(dir, "exec"),
+    headless: true,
+    checkpointer: (layout, clock) => createMemoryCheckpointer({ workTree: layout.agentRoot, clock }),
+  };
+  return { dir, options };
+}
+
+const at = (): number => performance.timeOrigin + performance.now();
+
+/** Times the run from `RunStarted` to its end, and when each event was published. */
+function timing() {
+  const published = new Map<number, number>();
+  let started = 0;
+  let ended = 0;
+  let cpuStart = process.cpuUsage();
+  let cpu = { user: 0, system: 0 };
+  let codons = 0;
+  const listener = (event: JournaledEvent): void => {
+    const now = at();
+    published.set(event.seq, now);
+    if (event.type === "codon.completed") codons += 1;
+    if (event.type !== "state.transition") return;
+    if (event.data.transitionType === "RunStarted") {
+      started = now;
+      cpuStart = process.cpuUsage();
+    }
+    if (event.data.transitionType === "RunCompleted" || event.data.transitionType === "RunFailed") {
+      ended = now;
+      cpu = process.cpuUsage(cpuStart);
+    }
+  };
+  const perCodon = (ms: number) => ms / Math.max(1, codons);
+  const result = () => ({
+    codons,
+    perCodonMs: perCodon(ended - started),
+    cpuPerCodonMs: perCodon((cpu.user + cpu.system) / 1000),
+  });
+  return { listener, published, result };
+}
+
+async function benchCase(args: { config: Config; iterations: number }): Promise<CaseResult> {
+  const { dir, options } = prepare(args.iterations);
+  try {
+    const times = timing();
+    if (args.config === "no-server") {
+      await runExecution({ ...options, listeners: [(event) => times.listener(event)] });
+      return times.result();
+    }
+    const host = new LiveExecution({ execution: options, stayOpen: false });
+    host.events.subscribe(times.listener);
+    const access = setUpAccess({});
+    if (!access.ok) throw new Error(access.message);
+    const server = await startServer({ execution: host, access: access.policy, serverVersion: "bench" });
+    const clients = args.config === "clients" ? await startClients(server.url) : undefined;
+    host.start(server.port);
+    await host.ended;
+    await server.close();
+    const receipts = clients === undefined ? undefined : await clients.receipts;
+    return {
+      ...times.result(),
+      ...(receipts !== undefined && { latency: latency(receipts, times.published) }),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts the clients' process; resolves once all are connected, with a promise of their receipts
+ * (wrapped: a promise resolved with a promise would wait for it).
+ */
+function startClients(url: string): Promise<{ readonly receipts: Promise<number[][][]> }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", SELF, "clients", JSON.stringify({ url, count: CLIENTS })],
+    {
+      env: childEnv(process.env),
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const lines = createInterface({ input: child.stdout });
+  return new Promise((resolveReady, reject) => {
+    let receipts: ((value: number[][][]) => void) | undefined;
+    const done = new Promise<number[][][]>((resolve) => {
+      receipts = resolve;
+    });
+    lines.on("line", (line) => {
+      if (line === "ready") resolveReady({ receipts: done });
+      else receipts?.(JSON.parse(line) as number[][][]);
+    });
+    child.on("error", reject);
+  });
+}
+
+function latency(receipts: number[][][], published: Map<number, number>): NonNullable<CaseResult["latency"]> {
+  const samples: number[] = [];
+  for (const client of receipts) {
+    for (const [seq, receivedAt] of client) {
+      const sent = published.get(seq ?? 0);
+      if (sent !== undefined && receivedAt !== undefined) samples.push(receivedAt - sent);
+    }
+  }
+  return {
+    median: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    samples: samples.length,
+    events: published.size,
+  };
+}
+
+/** The clients' process: connects, prints `ready`, records [seq, time] per event, prints them when closed. */
+async function clientsMain(args: { url: string; count: number }): Promise<void> {
+  const receipts: number[][][] = [];
+  const clients = await Promise.all(
+    Array.from({ length: args.count }, async (_, i) => {
+      const client = await connectClient({ url: args.url, mode: "readonly" });
+      const mine: number[][] = [];
+      receipts[i] = mine;
+      client.onFrame((frame) => {
+        if (frame.kind === "event") mine.push([frame.event.seq, at()]);
+      });
+      return client;
+    }),
+  );
+  process.stdout.write("ready\n");
+  await Promise.all(clients.map((client) => client.closed));
+  process.stdout.write(`${JSON.stringify(receipts)}\n`);
+}
+
+const [mode, json] = process.argv.slice(2);
+if (process.argv[1] === SELF && mode !== undefined) {
+  const args = JSON.parse(json ?? "{}");
+  if (mode === "clients") await clientsMain(args);
+  else process.stdout.write(`${JSON.stringify(await benchCase(args))}\n`);
+}

@@ -1,0 +1,73 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { RunGit } from "./run-git.ts";
+
+/** Loose objects written before a consolidation starts in the background. */
+export const CONSOLIDATE_EVERY_OBJECTS = 256;
+/** Loose objects left at `close` above which the store is consolidated before the run ends. */
+export const CONSOLIDATE_AT_CLOSE_OBJECTS = 32;
+
+/**
+ * Keeps the store compact. Checkpoint objects are written loose (one file each, cheap to write); every
+ * `CONSOLIDATE_EVERY_OBJECTS` of them, one `git repack -d --geometric=2` packs the loose objects
+ * (deltas against each other: an appended file costs its new lines, not a new copy) and merges small
+ * packs so their number grows with the logarithm of the store. It runs in the background while codons
+ * go on: git's packing is safe beside writers (a new pack is complete before the loose copies or the
+ * merged packs are removed, and objects written meanwhile stay loose for the next round). `settle`
+ * waits for it and packs what is left, so a finished run leaves a few files.
+ */
+export class StoreConsolidation {
+  #loose = 0;
+  #running: Promise<void> | undefined;
+  #lastError: string | undefined;
+
+  constructor(
+    private readonly git: RunGit,
+    private readonly gitDir: string,
+    private readonly every = CONSOLIDATE_EVERY_OBJECTS,
+  ) {}
+
+  /** Counts objects written loose; starts a background consolidation once enough accumulated. */
+  wrote(objects: number): void {
+    this.#loose += objects;
+    if (this.#loose >= this.every && this.#running === undefined) this.#start();
+  }
+
+  /** Why the last consolidation failed, if it did (the store stays correct, only larger). */
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** Waits for a running consolidation, then consolidates once more when enough is still loose. */
+  async settle(): Promise<void> {
+    await this.#running;
+    if (this.#loose >= CONSOLIDATE_AT_CLOSE_OBJECTS || looseSample(this.gitDir) >= 2) this.#start();
+    await this.#running;
+  }
+
+  #start(): void {
+    this.#loose = 0;
+    this.#running = this.git({ args: ["repack", "-d", "-q", "--geometric=2"] })
+      .then(() => {
+        this.#lastError = undefined;
+      })
+      .catch((error: unknown) => {
+        this.#lastError = error instanceof Error ? error.message : String(error);
+      })
+      .finally(() => {
+        this.#running = undefined;
+      });
+  }
+}
+
+/**
+ * Loose objects in one of the 256 object directories, as `git gc --auto` estimates: about 1/256 of the
+ * loose objects, earlier runs' included.
+ */
+function looseSample(gitDir: string): number {
+  try {
+    return readdirSync(join(gitDir, "objects", "17")).filter((name) => !name.startsWith("tmp_")).length;
+  } catch {
+    return 0;
+  }
+}

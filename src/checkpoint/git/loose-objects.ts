@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+
+/**
+ * Git's object format, written from this process: an object is `<type> <size>\0<body>`, named by the
+ * SHA-1 of those bytes and stored zlib-compressed at `objects/<2 hex>/<38 hex>`. Writing the few
+ * objects of a checkpoint here costs tens of microseconds; a git process costs milliseconds. The store
+ * is created by `git init` with its default (SHA-1) object format, which `init` checks.
+ */
+export type ObjectType = "blob" | "tree" | "commit";
+
+/** The object id of a body: 40 hex digits. */
+export function objectId(type: ObjectType, body: Buffer): string {
+  return createHash("sha1").update(objectHeader(type, body)).update(body).digest("hex");
+}
+
+function objectHeader(type: ObjectType, body: Buffer): Buffer {
+  return Buffer.from(`${type} ${body.length}\0`, "utf8");
+}
+
+/** Where loose object `id` lives in `gitDir`. */
+export function loosePath(gitDir: string, id: string): string {
+  return join(gitDir, "objects", id.slice(0, 2), id.slice(2));
+}
+
+/**
+ * Writes an object and returns its id and whether a file was written (false when the object was
+ * already there as a loose object). Crash-safe: the compressed bytes go to a temporary file in the
+ * object's directory, named as git names its own (`tmp_obj_*`, which `git gc` cleans up), and are
+ * renamed into place whole, so a reader never sees a partial object. Objects already packed may be
+ * written again as loose ones: git reads either, and the next consolidation packs them once.
+ * `knownId` is the id the caller already computed with `objectId` for this very body.
+ */
+export function writeObject(
+  gitDir: string,
+  type: ObjectType,
+  body: Buffer,
+  knownId?: string,
+): { id: string; written: boolean } {
+  const header = objectHeader(type, body);
+  const id = knownId ?? createHash("sha1").update(header).update(body).digest("hex");
+  const path = loosePath(gitDir, id);
+  if (existsSync(path)) return { id, written: false };
+  const dir = join(gitDir, "objects", id.slice(0, 2));
+  const temp = join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
+  // Level 1 is git's own default for loose objects: they are short-lived until the store is packed.
+  const compressed = deflateSync(Buffer.concat([header, body]), { level: 1 });
+  const fd = openInFreshDirectory(dir, temp);
+  try {
+    writeAll(fd, compressed);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
+  return { id, written: true };
+}
+
+/**
+ * Opens a new file in `dir`, creating the directory. A background `git repack -d` (its prune-packed
+ * step) removes object directories it emptied, so the directory may vanish between `mkdir` and
+ * `open`: that case creates it again, a bounded number of times.
+ */
+function openInFreshDirectory(dir: string, file: string): number {
+  for (let attempt = 1; ; attempt++) {
+    mkdirSync(dir, { recursive: true });
+    try {
+      return openSync(file, "wx", 0o444);
+    } catch (error) {
+      const vanished = (error as NodeJS.ErrnoException).code === "ENOENT";
+      if (!vanished || attempt >= 5) throw error;
+    }
+  }
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+}

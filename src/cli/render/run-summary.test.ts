@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { initialRunState, type RunState } from "../../journal/index.ts";
+import { emptyCodonRecord } from "../../journal/run-state.ts";
+import { formatDuration, renderHeartbeat, renderRunSummary } from "./run-summary.ts";
+
+function stateWith(records: Array<Partial<RunState["codons"][number]> & { id: string }>): RunState {
+  const state = initialRunState();
+  return {
+    ...state,
+    codons: records.map((r) => ({ ...emptyCodonRecord(r.id), ...r })),
+    totals: { ...state.totals, cost: 1.5, inputTokens: 2_500_000, outputTokens: 42, cacheReadTokens: 900 },
+  };
+}
+
+describe("run summary and heartbeat lines", () => {
+  it("formats durations from milliseconds to hours", () => {
+    assert.deepEqual([850, 42_000, 65_000, 3_725_000].map(formatDuration), [
+      "850ms",
+      "42s",
+      "1m 05s",
+      "1h 02m",
+    ]);
+  });
+
+  it("counts every codon outcome, shows cache tokens and says when part of the cost is simulated", () => {
+    const state = stateWith([
+      { id: "a", status: "completed" },
+      { id: "b", status: "failed" },
+      { id: "c", status: "failed", failureIgnored: true },
+      { id: "d", status: "skipped" },
+    ]);
+    assert.deepEqual(renderRunSummary({ verdict: "aborted", state, elapsedMs: 3_000, costSource: "mixed" }), [
+      "✗ Run aborted: 1 codon(s) completed, 1 failed, 1 ignored, 1 skipped",
+      "  Tokens:    2,500,000 in, 42 out (cache: 900 read, 0 written)",
+      "  Cost:      $1.5000 (part of it simulated by the scripted agent)",
+      "  Elapsed:   3s",
+    ]);
+    const real = renderRunSummary({ verdict: "failed", state, elapsedMs: 0, costSource: "real" });
+    assert.equal(real[2], "  Cost:      $1.5000");
+  });
+
+  it("names the phase: the active codon and its retry, between codons, or parked", () => {
+    const base = { now: 75_000, startedAt: 0, lastTool: undefined, parked: false };
+    const running = stateWith([
+      { id: "a", status: "completed" },
+      { id: "b#1", status: "initializing", attempts: 1 },
+    ]);
+    assert.equal(
+      renderHeartbeat({ ...base, state: running }),
+      "… 1m 15s elapsed · b#1 initializing, attempt 2",
+    );
+    const idle = stateWith([{ id: "a", status: "completed" }]);
+    assert.equal(renderHeartbeat({ ...base, state: idle }), "… 1m 15s elapsed · between codons");
+    assert.equal(
+      renderHeartbeat({
+        ...base,
+        state: idle,
+        parked: true,
+        lastTool: { name: "Write", target: "a.md", at: 70_000 },
+      }),
+      "… 1m 15s elapsed · parked: waiting for retry, skip or stop · last tool: Write a.md (5s ago)",
+    );
+  });
+});

@@ -1,0 +1,97 @@
+import { isTerminalCodonStatus, type RunState } from "../../journal/index.ts";
+
+/**
+ * The lines a headless run prints about itself besides its events: the summary when it ends and the
+ * heartbeat while it is quiet. Pure: every fact comes in as an argument.
+ */
+
+/** `850ms`, `42s`, `1m 05s`, `1h 02m`: short enough for a status line, exact enough to compare. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** Which agents reported the run's cost: the scripted agent's figures are simulated, not spent. */
+export type CostSource = "none" | "real" | "simulated" | "mixed";
+
+export interface RunSummaryInput {
+  readonly verdict: "completed" | "failed" | "aborted";
+  readonly state: RunState;
+  /** Milliseconds the execution's runs took, resumed runs included. */
+  readonly elapsedMs: number;
+  readonly costSource: CostSource;
+}
+
+/** The summary block: how the run ended, its codons, tokens, cost and time. */
+export function renderRunSummary(input: RunSummaryInput): string[] {
+  const { state } = input;
+  const completed = state.codons.filter((c) => c.status === "completed").length;
+  const failed = state.codons.filter((c) => c.status === "failed" && !c.failureIgnored).length;
+  const ignored = state.codons.filter((c) => c.status === "failed" && c.failureIgnored).length;
+  const skipped = state.codons.filter((c) => c.status === "skipped").length;
+  const head = { completed: "✓ Run completed", failed: "✗ Run failed", aborted: "✗ Run aborted" }[
+    input.verdict
+  ];
+  const codons = `${completed} codon(s) completed, ${failed} failed, ${ignored} ignored${skipped > 0 ? `, ${skipped} skipped` : ""}`;
+  const { totals } = state;
+  const cache =
+    totals.cacheReadTokens + totals.cacheCreationTokens > 0
+      ? ` (cache: ${count(totals.cacheReadTokens)} read, ${count(totals.cacheCreationTokens)} written)`
+      : "";
+  return [
+    `${head}: ${codons}`,
+    `  Tokens:    ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out${cache}`,
+    `  Cost:      $${totals.cost.toFixed(4)}${costNote(input.costSource)}`,
+    `  Elapsed:   ${formatDuration(input.elapsedMs)}`,
+  ];
+}
+
+function costNote(source: CostSource): string {
+  if (source === "simulated") return " (simulated by the scripted agent; nothing was spent)";
+  if (source === "mixed") return " (part of it simulated by the scripted agent)";
+  return "";
+}
+
+/** The last tool call the agent made, as the heartbeat shows it. */
+export interface LastTool {
+  readonly name: string;
+  /** Its path or command, shortened, secrets removed. */
+  readonly target?: string;
+  readonly at: number;
+}
+
+export interface HeartbeatInput {
+  readonly state: RunState;
+  readonly now: number;
+  readonly startedAt: number;
+  readonly lastTool: LastTool | undefined;
+  /** The run is parked (a retriable failure waits for retry, skip or stop). */
+  readonly parked: boolean;
+}
+
+/** One line after a quiet spell: what runs now, for how long the run has gone, the agent's last tool. */
+export function renderHeartbeat(input: HeartbeatInput): string {
+  const parts = [`… ${formatDuration(input.now - input.startedAt)} elapsed`, phaseOf(input)];
+  const tool = input.lastTool;
+  if (tool !== undefined) {
+    const target = tool.target === undefined ? "" : ` ${tool.target}`;
+    parts.push(`last tool: ${tool.name}${target} (${formatDuration(input.now - tool.at)} ago)`);
+  }
+  return parts.join(" · ");
+}
+
+function phaseOf(input: HeartbeatInput): string {
+  if (input.parked) return "parked: waiting for retry, skip or stop";
+  const active = [...input.state.codons].reverse().find((c) => !isTerminalCodonStatus(c.status));
+  if (active === undefined) return "between codons";
+  const attempt = active.attempts > 0 ? `, attempt ${active.attempts + 1}` : "";
+  return `${active.id} ${active.status}${attempt}`;
+}

@@ -1,0 +1,161 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { COMMAND_TYPES, type LoopCommandType, type LoopStore } from "../loops/index.ts";
+
+/**
+ * The daemon's loopback HTTP JSON API and SSE event stream. Every route but `/health` needs the token
+ * (`Authorization: Bearer <token>`, or `?token=` for an EventSource, which cannot set headers).
+ *
+ *   GET  /runs[?loop=<id>]        runs, newest first
+ *   GET  /runs/<id>               the run and its generations
+ *   POST /runs/<id>/commands      {"type": "pause|resume|stop|approve|reject", "add"?, "comment"?, "by"?}
+ *   POST /runs/<id>/notes         {"text": "...", "by"?}
+ *   GET  /events[?after=<seq>]    SSE: every loop-run event after `seq` (or `Last-Event-ID`), then live
+ */
+export interface ApiOptions {
+  readonly store: LoopStore;
+  readonly token: string;
+  /** How often the event stream looks for new events. */
+  readonly streamPollMs?: number;
+}
+
+const MAX_BODY = 64 * 1024;
+
+export function createApiServer(options: ApiOptions): Server {
+  return createServer((request, response) => {
+    handle(options, request, response).catch((caught: unknown) => {
+      // A stream whose store closed under it has already sent its headers: end it.
+      if (response.headersSent) response.destroy();
+      else send(response, 500, { error: caught instanceof Error ? caught.message : String(caught) });
+    });
+  });
+}
+
+async function handle(
+  options: ApiOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  if (url.pathname === "/health") return send(response, 200, { ok: true });
+  if (!authorized(options.token, request, url))
+    return send(response, 401, { error: "missing or wrong token" });
+  const { store } = options;
+  const parts = url.pathname.split("/").filter((p) => p !== "");
+  if (request.method === "GET" && parts[0] === "runs" && parts.length === 1) {
+    const loopId = url.searchParams.get("loop");
+    return send(response, 200, await store.listRuns({ ...(loopId !== null && { loopId }), limit: 1000 }));
+  }
+  const runId = parts[1];
+  if (parts[0] === "runs" && runId !== undefined) {
+    const run = await store.getRun(runId);
+    if (run === undefined) return send(response, 404, { error: `no run ${runId}` });
+    if (request.method === "GET" && parts.length === 2)
+      return send(response, 200, { run, generations: await store.generations(runId) });
+    if (request.method === "POST" && parts[2] === "commands") return command(store, runId, request, response);
+    if (request.method === "POST" && parts[2] === "notes") return note(store, runId, request, response);
+  }
+  if (request.method === "GET" && url.pathname === "/events") return stream(options, request, response, url);
+  return send(response, 404, { error: "no such route" });
+}
+
+function authorized(token: string, request: IncomingMessage, url: URL): boolean {
+  const header = request.headers.authorization ?? "";
+  const given = header.startsWith("Bearer ") ? header.slice(7) : (url.searchParams.get("token") ?? "");
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function command(
+  store: LoopStore,
+  runId: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const body = await readJson(request);
+  const type = body?.type;
+  if (typeof type !== "string" || !(COMMAND_TYPES as readonly string[]).includes(type)) {
+    return send(response, 400, { error: `type must be one of ${COMMAND_TYPES.join(", ")}` });
+  }
+  const add = typeof body?.add === "number" ? body.add : undefined;
+  const comment = typeof body?.comment === "string" ? body.comment : undefined;
+  const by = typeof body?.by === "string" ? body.by : "api";
+  const id = await store.addCommand(
+    runId,
+    {
+      type: type as LoopCommandType,
+      by,
+      ...(add !== undefined && { add }),
+      ...(comment !== undefined && { comment }),
+    },
+    new Date().toISOString(),
+  );
+  return send(response, 202, { id });
+}
+
+async function note(
+  store: LoopStore,
+  runId: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const body = await readJson(request);
+  if (typeof body?.text !== "string" || body.text === "")
+    return send(response, 400, { error: "text is required" });
+  const by = typeof body.by === "string" ? body.by : "api";
+  const id = await store.addMessage({
+    runId,
+    kind: "operator_note",
+    author: by,
+    text: body.text,
+    createdAt: new Date().toISOString(),
+  });
+  return send(response, 201, { id });
+}
+
+/** Server-sent events: the log after `after`, then new events as they are committed. */
+async function stream(
+  options: ApiOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  let after = Number(request.headers["last-event-id"] ?? url.searchParams.get("after") ?? 0) || 0;
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  let open = true;
+  request.on("close", () => {
+    open = false;
+  });
+  while (open) {
+    for (const event of await options.store.events(after, undefined, 500)) {
+      response.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      after = event.seq;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.streamPollMs ?? 250));
+  }
+  response.end();
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  let text = "";
+  for await (const chunk of request) {
+    text += String(chunk);
+    if (text.length > MAX_BODY) return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { DatabaseConnection, Driver, Kysely } from "kysely";
+import type Database from "libsql";
+import type { StoreDatabase } from "./store-tables.ts";
+
+/**
+ * SQLite through Kysely over libsql (prebuilt, with better-sqlite3's API): WAL so that readers (the
+ * verbs, `ls`, `show`) never wait for the driver, a busy timeout so that two processes writing at once
+ * wait instead of failing, and write transactions that take the write lock up front (`begin
+ * immediate`), so two writers never deadlock upgrading a read lock. Both libraries are imported on
+ * first use: the CLI bundle keeps them outside, and only the loops commands need them.
+ */
+export interface OpenedDatabase {
+  readonly db: Kysely<StoreDatabase>;
+  readonly raw: Database.Database;
+}
+
+const BUSY_TIMEOUT_MS = 10_000;
+
+export async function openSqlite(path: string): Promise<OpenedDatabase> {
+  const [{ default: LibsqlDatabase }, kysely] = await Promise.all([import("libsql"), import("kysely")]);
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const raw = new LibsqlDatabase(path);
+  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  raw.pragma("journal_mode = WAL");
+  // WAL with NORMAL survives a process crash with every committed transaction; only a power loss can
+  // drop the last few, which the journal of each body (the truth for its generation) tolerates.
+  raw.pragma("synchronous = NORMAL");
+  raw.pragma("foreign_keys = ON");
+  class ImmediateSqliteDialect extends kysely.SqliteDialect {
+    override createDriver(): Driver {
+      const driver = super.createDriver();
+      driver.beginTransaction = async (connection: DatabaseConnection) => {
+        await connection.executeQuery(kysely.CompiledQuery.raw("begin immediate"));
+      };
+      return driver;
+    }
+  }
+  const db = new kysely.Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database: raw }) });
+  return { db, raw };
+}

@@ -1,0 +1,285 @@
+import type { Kysely, Transaction } from "kysely";
+import {
+  isLiveState,
+  isTerminalState,
+  LIVE_STATES,
+  type RunStateName,
+} from "../../loops/model/run-states.ts";
+import { transition as checkEdge } from "../../loops/model/state-table.ts";
+import { LeaseLostError, type LoopStore, StaleStateError } from "../../loops/store/loop-store.ts";
+import type {
+  AdmitResult,
+  GenerationRecord,
+  LoopRunRecord,
+  NewRun,
+  RunFilter,
+  StateChange,
+} from "../../loops/store/store-records.ts";
+import { LogQueries } from "./log-queries.ts";
+import { type MigrationReport, migrate } from "./migrations.ts";
+import { openSqlite } from "./sqlite-database.ts";
+import { generationFromRow, generationToRow, runFromRow, runToRow } from "./store-rows.ts";
+import type { StoreDatabase } from "./store-tables.ts";
+
+type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
+
+export interface SqliteStoreOptions {
+  /** The database file, or `:memory:`. */
+  readonly path: string;
+  /** Used for the backup's name. Default: the system time. */
+  readonly now?: () => Date;
+}
+
+/** Opens (and migrates) the embedded SQLite loop store. */
+export async function openSqliteLoopStore(
+  options: SqliteStoreOptions,
+): Promise<SqliteLoopStore & { readonly migration: MigrationReport }> {
+  const { db, raw } = await openSqlite(options.path);
+  try {
+    const migration = await migrate(db, options.path, options.now ?? (() => new Date()));
+    return Object.assign(new SqliteLoopStore(db), { migration });
+  } catch (caught) {
+    raw.close();
+    throw caught;
+  }
+}
+
+/** The loop store on SQLite (see `LoopStore` for the contract). */
+export class SqliteLoopStore extends LogQueries implements LoopStore {
+  constructor(db: Kysely<StoreDatabase>) {
+    super(db, (trx, runId, token) => assertToken(trx, runId, token));
+  }
+
+  async admitRun(
+    run: NewRun,
+    options: { concurrency: "forbid" | "allow" | "queue"; initial: "running" | "watching" },
+  ): Promise<AdmitResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await selectRun(trx)
+        .where("loop_id", "=", run.loopId)
+        .where("run_key", "=", run.key)
+        .executeTakeFirst();
+      if (existing !== undefined) return { kind: "duplicate", run: runFromRow(existing) };
+      const live = await selectRun(trx)
+        .where("loop_id", "=", run.loopId)
+        .where("state", "in", [...LIVE_STATES])
+        .orderBy("created_at")
+        .executeTakeFirst();
+      if (live !== undefined && options.concurrency === "forbid") {
+        return {
+          kind: "refused",
+          liveRunId: live.id,
+          message: `Loop ${run.loopId} already has a live run (${live.id}, ${live.state}) and its concurrency is forbid. Stop it, or set trigger.concurrency = "queue".`,
+        };
+      }
+      const state = live !== undefined && options.concurrency === "queue" ? "queued" : options.initial;
+      checkEdge("new", state, state === "queued" ? "deferred" : state === "watching" ? "armed" : "admitted");
+      await trx
+        .insertInto("loop_runs")
+        .values(runToRow(run, state, run.createdAt))
+        .execute();
+      await this.insertEvent(
+        trx,
+        run.id,
+        "run.admitted",
+        { state, key: run.key, trigger: run.trigger },
+        run.createdAt,
+      );
+      const stored = await selectRun(trx).where("id", "=", run.id).executeTakeFirstOrThrow();
+      return { kind: "admitted", run: runFromRow(stored) };
+    });
+  }
+
+  async getRun(runId: string): Promise<LoopRunRecord | undefined> {
+    const row = await selectRun(this.db).where("id", "=", runId).executeTakeFirst();
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  async findRunByKey(loopId: string, key: string): Promise<LoopRunRecord | undefined> {
+    const row = await selectRun(this.db)
+      .where("loop_id", "=", loopId)
+      .where("run_key", "=", key)
+      .executeTakeFirst();
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<LoopRunRecord[]> {
+    let query = selectRun(this.db).orderBy("created_at", "desc").orderBy("id", "desc");
+    if (filter.loopId !== undefined) query = query.where("loop_id", "=", filter.loopId);
+    const states = filter.states ?? (filter.live === true ? LIVE_STATES : undefined);
+    if (states !== undefined) query = query.where("state", "in", [...states]);
+    if (filter.limit !== undefined) query = query.limit(filter.limit);
+    return (await query.execute()).map(runFromRow);
+  }
+
+  async acquireLease(
+    runId: string,
+    owner: string,
+    nowMs: number,
+    ttlMs: number,
+    takeOverFrom?: string,
+  ): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await selectRun(trx).where("id", "=", runId).executeTakeFirst();
+      if (row === undefined) return null;
+      const held =
+        row.lease_owner !== null && row.lease_owner !== owner && Number(row.lease_expires_at) > nowMs;
+      if (held && row.lease_owner !== takeOverFrom) return null;
+      const token = Number(row.fencing_token) + 1;
+      await trx
+        .updateTable("loop_runs")
+        .set({ lease_owner: owner, lease_expires_at: nowMs + ttlMs, fencing_token: token })
+        .where("id", "=", runId)
+        .execute();
+      return token;
+    });
+  }
+
+  async renewLease(runId: string, token: number, nowMs: number, ttlMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("loop_runs")
+      .set({ lease_expires_at: nowMs + ttlMs })
+      .where("id", "=", runId)
+      .where("fencing_token", "=", token)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async releaseLease(runId: string, token: number): Promise<void> {
+    await this.db
+      .updateTable("loop_runs")
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where("id", "=", runId)
+      .where("fencing_token", "=", token)
+      .execute();
+  }
+
+  async transition(runId: string, token: number, change: StateChange): Promise<LoopRunRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await assertToken(trx, runId, token);
+      if (row.state !== change.from) throw new StaleStateError(runId, change.from, row.state);
+      checkEdge(change.from, change.to, change.via);
+      const terminal = isTerminalState(change.to);
+      await trx
+        .updateTable("loop_runs")
+        .set({
+          state: change.to,
+          cause: terminal ? change.via : null,
+          park_reason: change.to === "needs-approval" || change.to === "paused" ? change.via : null,
+          paused_from: change.to === "paused" ? (change.pausedFrom ?? change.from) : null,
+          state_since: change.at,
+          ended_at: terminal ? change.at : null,
+          ...(change.meters !== undefined && { meters: JSON.stringify(change.meters) }),
+          ...(change.amendments !== undefined && { amendments: JSON.stringify(change.amendments) }),
+        })
+        .where("id", "=", runId)
+        .execute();
+      await this.insertEvent(
+        trx,
+        runId,
+        "run.state",
+        { from: change.from, to: change.to, via: change.via },
+        change.at,
+      );
+      for (const event of change.events ?? [])
+        await this.insertEvent(trx, runId, event.type, event.data, change.at);
+      for (const effect of change.effects ?? []) await this.insertEffect(trx, runId, effect, change.at);
+      if (terminal) await this.promoteQueued(trx, row.loop_id, change.at);
+      return runFromRow(await selectRun(trx).where("id", "=", runId).executeTakeFirstOrThrow());
+    });
+  }
+
+  /** FIFO: the loop's oldest queued run starts when a sibling ends. */
+  private async promoteQueued(trx: Transaction<StoreDatabase>, loopId: string, at: string): Promise<void> {
+    const live = await selectRun(trx)
+      .where("loop_id", "=", loopId)
+      .where(
+        "state",
+        "in",
+        LIVE_STATES.filter((s) => s !== "queued"),
+      )
+      .executeTakeFirst();
+    if (live !== undefined) return;
+    const next = await selectRun(trx)
+      .where("loop_id", "=", loopId)
+      .where("state", "=", "queued")
+      .orderBy("created_at")
+      .orderBy("id")
+      .executeTakeFirst();
+    if (next === undefined) return;
+    checkEdge("queued", "running", "promoted");
+    await trx
+      .updateTable("loop_runs")
+      .set({ state: "running", state_since: at })
+      .where("id", "=", next.id)
+      .execute();
+    await this.insertEvent(trx, next.id, "run.state", { from: "queued", to: "running", via: "promoted" }, at);
+  }
+
+  async updateMeters(
+    runId: string,
+    token: number,
+    patch: Pick<StateChange, "meters" | "amendments">,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await assertToken(trx, runId, token);
+      await trx
+        .updateTable("loop_runs")
+        .set({
+          ...(patch.meters !== undefined && { meters: JSON.stringify(patch.meters) }),
+          ...(patch.amendments !== undefined && { amendments: JSON.stringify(patch.amendments) }),
+        })
+        .where("id", "=", runId)
+        .execute();
+    });
+  }
+
+  async putGeneration(token: number, record: GenerationRecord): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await assertToken(trx, record.runId, token);
+      const row = generationToRow(record);
+      await trx
+        .insertInto("loop_generations")
+        .values(row)
+        .onConflict((oc) => oc.columns(["run_id", "number"]).doUpdateSet(row))
+        .execute();
+    });
+  }
+
+  async generations(runId: string): Promise<GenerationRecord[]> {
+    const rows = await this.db
+      .selectFrom("loop_generations")
+      .selectAll()
+      .where("run_id", "=", runId)
+      .orderBy("number")
+      .execute();
+    return rows.map(generationFromRow);
+  }
+
+  async deleteRun(runId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await selectRun(trx).where("id", "=", runId).executeTakeFirst();
+      if (row === undefined || isLiveState(row.state as RunStateName)) return false;
+      for (const table of ["loop_generations", "loop_messages", "loop_commands", "loop_events"] as const) {
+        await trx.deleteFrom(table).where("run_id", "=", runId).execute();
+      }
+      await trx.deleteFrom("loop_runs").where("id", "=", runId).execute();
+      return true;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+function selectRun(db: Db) {
+  return db.selectFrom("loop_runs").selectAll();
+}
+
+/** The run's row, when `token` is still its fencing token; a replaced driver gets `LeaseLostError`. */
+async function assertToken(trx: Db, runId: string, token: number) {
+  const row = await selectRun(trx).where("id", "=", runId).executeTakeFirst();
+  if (row === undefined || Number(row.fencing_token) !== token) throw new LeaseLostError(runId);
+  return row;
+}

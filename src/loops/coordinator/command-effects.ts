@@ -1,0 +1,89 @@
+import { type BudgetAmendment, effectiveBudgets, exceededBudget } from "../model/budgets.ts";
+import type { Outcome } from "../model/run-states.ts";
+import type { Via } from "../model/state-table.ts";
+import type { LoopRunRecord, StoredCommand } from "../store/store-records.ts";
+
+/**
+ * What an operator command does to a run at a boundary, decided purely from the run and the command.
+ * Pause and stop of a running run are not here: they are inputs of the stop model's decision (a
+ * terminal decision at the same boundary wins over a pause), applied by the driver.
+ */
+export type CommandEffect =
+  | {
+      readonly kind: "move";
+      readonly to: LoopRunRecord["state"];
+      readonly via: Via;
+      readonly amendments?: readonly BudgetAmendment[];
+      readonly approvedGate?: string;
+    }
+  | { readonly kind: "end"; readonly outcome: Outcome }
+  | { readonly kind: "refuse"; readonly why: string }
+  | { readonly kind: "defer" };
+
+export function commandEffect(
+  run: LoopRunRecord,
+  command: StoredCommand,
+  pendingHumanGate: string | null,
+  at: string,
+): CommandEffect {
+  const { state } = run;
+  switch (command.type) {
+    case "stop":
+      return state === "running"
+        ? { kind: "defer" }
+        : { kind: "end", outcome: { state: "failed", cause: "operator_stop" } };
+    case "pause":
+      if (state === "running") return { kind: "defer" };
+      if (state === "watching") return { kind: "move", to: "paused", via: "operator_pause" };
+      return { kind: "refuse", why: `the run is ${state}` };
+    case "resume":
+      if (state !== "paused") return { kind: "refuse", why: `the run is ${state}, not paused` };
+      return { kind: "move", to: run.pausedFrom === "watching" ? "watching" : "running", via: "resumed" };
+    case "approve":
+      return approve(run, command, pendingHumanGate, at);
+    case "reject":
+      return reject(run);
+  }
+}
+
+function approve(
+  run: LoopRunRecord,
+  command: StoredCommand,
+  pendingHumanGate: string | null,
+  at: string,
+): CommandEffect {
+  if (run.state !== "needs-approval")
+    return { kind: "refuse", why: `the run is ${run.state}, nothing waits for an approval` };
+  if (run.parkReason === "budget_escalated") {
+    const exceeded = exceededBudget(run.meters, effectiveBudgets(run.contract.limits, run.amendments));
+    if (command.add === undefined || command.add <= 0) {
+      return {
+        kind: "refuse",
+        why: "a budget approval must add an amount: approve --add <tokens or seconds>",
+      };
+    }
+    const amendment: BudgetAmendment = { budget: exceeded ?? "tokens", add: command.add, by: command.by, at };
+    return { kind: "move", to: "running", via: "approved", amendments: [...run.amendments, amendment] };
+  }
+  if (run.parkReason === "human_gate") {
+    if (pendingHumanGate === null) return { kind: "refuse", why: "no human gate is waiting" };
+    return { kind: "move", to: "running", via: "approved", approvedGate: pendingHumanGate };
+  }
+  return { kind: "move", to: "running", via: "approved" };
+}
+
+function reject(run: LoopRunRecord): CommandEffect {
+  if (run.state !== "needs-approval")
+    return { kind: "refuse", why: `the run is ${run.state}, nothing waits for an approval` };
+  if (run.parkReason === "budget_escalated") {
+    const exceeded = exceededBudget(run.meters, effectiveBudgets(run.contract.limits, run.amendments));
+    return {
+      kind: "end",
+      outcome: {
+        state: "exhausted",
+        cause: exceeded === "wall_clock" ? "budget_wall_clock" : "budget_tokens",
+      },
+    };
+  }
+  return { kind: "end", outcome: { state: "blocked", cause: "human_rejected" } };
+}

@@ -1,0 +1,218 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { effectiveBudgets, type Meters } from "../model/budgets.ts";
+import { isTerminalState } from "../model/run-states.ts";
+import { decide, noProgressStreak } from "../model/stop-model.ts";
+import { LeaseLostError } from "../store/loop-store.ts";
+import type { GenerationRecord, LoopRunRecord, StoredCommand } from "../store/store-records.ts";
+import { commandEffect } from "./command-effects.ts";
+import { ChildGroups, type DriverDeps, endRun, isOwnerDead, moveRun } from "./driver-context.ts";
+import { finishGates, resumeGeneration, type StepContext, startGeneration } from "./generation-step.ts";
+import { runPrecheck } from "./precheck.ts";
+
+/** How a drive ended: the run reached a terminal state, waits (parked, queued, watching), or was lost. */
+export type DriveEnd =
+  | { readonly kind: "terminal"; readonly run: LoopRunRecord }
+  | { readonly kind: "waiting"; readonly run: LoopRunRecord }
+  | { readonly kind: "busy"; readonly owner: string }
+  | { readonly kind: "lost" };
+
+export interface DriveOptions {
+  /** Keep waiting while the run is parked or queued (the foreground `loops run`); else return. */
+  readonly follow: boolean;
+}
+
+/**
+ * Drives one run as its only driver: takes the lease (from a dead driver too), ends the process groups
+ * an earlier driver left, then at each boundary applies the operator's commands and the stop model's
+ * decision until the run ends (or waits, when not following). Every decision is recomputed from the
+ * store, so a driver killed at any moment is replaced by one that carries on where the store says.
+ */
+export async function driveRun(runId: string, deps: DriverDeps, options: DriveOptions): Promise<DriveEnd> {
+  const ttl = deps.leaseTtlMs ?? 30_000;
+  const run = await deps.store.getRun(runId);
+  if (run === undefined) throw new Error(`No loop run ${runId}`);
+  if (isTerminalState(run.state)) return { kind: "terminal", run };
+  const dead = run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
+  const token = await deps.store.acquireLease(runId, deps.owner, deps.clock.now(), ttl, dead);
+  if (token === null) return { kind: "busy", owner: run.leaseOwner ?? "" };
+  const driver = new Driver(runId, deps, token, new ChildGroups(run.dir));
+  const heartbeat = setInterval(() => void driver.renew(ttl), Math.max(50, ttl / 3));
+  heartbeat.unref();
+  try {
+    return await driver.loop(options);
+  } catch (caught) {
+    if (caught instanceof LeaseLostError) return { kind: "lost" };
+    throw caught;
+  } finally {
+    clearInterval(heartbeat);
+    await deps.store.releaseLease(runId, token).catch(() => undefined);
+  }
+}
+
+class Driver implements StepContext {
+  /** Running time counted so far in this drive, and when it was last added to the meters. */
+  private lastMark: number | null = null;
+  private readonly approvals = new Set<string>();
+  private resumeApproved = false;
+
+  constructor(
+    private readonly runId: string,
+    readonly deps: DriverDeps,
+    readonly token: number,
+    readonly children: ChildGroups,
+  ) {
+    children.endAll();
+  }
+
+  async renew(ttl: number): Promise<void> {
+    await this.deps.store.renewLease(this.runId, this.token, this.deps.clock.now(), ttl).catch(() => false);
+  }
+
+  runningMs = (): number => 0;
+
+  async loop(options: DriveOptions): Promise<DriveEnd> {
+    for (;;) {
+      const run = await this.deps.store.getRun(this.runId);
+      if (run === undefined) return { kind: "lost" };
+      if (isTerminalState(run.state)) return { kind: "terminal", run };
+      this.runningMs = () =>
+        run.meters.runningMs + (this.lastMark === null ? 0 : this.deps.clock.now() - this.lastMark);
+      if (run.state === "running" && this.lastMark === null) this.lastMark = this.deps.clock.now();
+      if (run.state !== "running") this.lastMark = null;
+      const step = await this.step(run);
+      if (step === "again") continue;
+      if (!options.follow) return { kind: "waiting", run };
+      await sleep(this.deps.pollMs ?? 500, undefined, { ref: true });
+      if (this.deps.signal?.aborted === true) await this.stopFromSignal(run);
+    }
+  }
+
+  private async stopFromSignal(run: LoopRunRecord): Promise<void> {
+    const pending = await this.deps.store.pendingCommands(run.id);
+    if (pending.some((c) => c.type === "stop")) return;
+    await this.deps.store.addCommand(run.id, { type: "stop", by: "signal" }, this.now());
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+
+  /** One boundary: commands first, then (while running) the decision and the next piece of work. */
+  private async step(run: LoopRunRecord): Promise<"again" | "wait"> {
+    const generations = await this.deps.store.generations(run.id);
+    const pendingGate = generations.at(-1)?.facts.gates.find((g) => g.verdict === "approval")?.gateId ?? null;
+    const deferred: StoredCommand[] = [];
+    if (this.deps.signal?.aborted === true) await this.stopFromSignal(run);
+    for (const command of await this.deps.store.pendingCommands(run.id)) {
+      const effect = commandEffect(run, command, pendingGate, this.now());
+      if (effect.kind === "defer") {
+        deferred.push(command);
+        continue;
+      }
+      if (effect.kind === "refuse") {
+        await this.settle(command, `refused: ${effect.why}`);
+        continue;
+      }
+      if (effect.kind === "end") await endRun(this.deps, this.token, run, effect.outcome);
+      else {
+        await moveRun(
+          this.deps,
+          this.token,
+          run,
+          effect.to,
+          effect.via,
+          effect.amendments === undefined ? {} : { amendments: effect.amendments },
+        );
+        if (effect.approvedGate !== undefined) this.approvals.add(effect.approvedGate);
+        if (run.parkReason === "interrupted") this.resumeApproved = true;
+      }
+      await this.settle(command, "applied");
+      return "again";
+    }
+    if (run.state !== "running") return "wait";
+    await this.running(run, generations, deferred);
+    return "again";
+  }
+
+  private settle(command: StoredCommand, outcome: string): Promise<void> {
+    return this.deps.store.settleCommand(command.runId, this.token, command.id, outcome, this.now());
+  }
+
+  private async running(
+    run: LoopRunRecord,
+    generations: GenerationRecord[],
+    deferred: StoredCommand[],
+  ): Promise<void> {
+    const last = generations.at(-1);
+    const stop = deferred.some((c) => c.type === "stop");
+    if (last?.state === "running" && !stop) return this.interrupted(run, last);
+    if (last !== undefined && !stop && this.gatesLeft(run, last))
+      return finishGates(this, run, last, this.approvals);
+    const meters = await this.meters(run, generations);
+    const messages = await this.deps.store.messages(run.id);
+    const decision = decide({
+      limits: run.contract.limits,
+      gates: run.contract.gates.map((g) => ({ id: g.id, maxRevisions: g.maxRevisions })),
+      history: generations.filter((g) => g.state !== "running").map((g) => g.facts),
+      meters,
+      budgets: effectiveBudgets(run.contract.limits, run.amendments),
+      onExceeded: run.contract.onExceeded,
+      unreadOperatorMessages: messages.filter(
+        (m) => m.kind === "operator_note" && m.readByGeneration === null,
+      ).length,
+      stopRequested: stop,
+      pauseRequested: deferred.some((c) => c.type === "pause"),
+    });
+    if (decision.kind !== "continue") {
+      const to = decision.kind === "end" ? decision.outcome.state : decision.state;
+      const via = decision.kind === "end" ? decision.outcome.cause : decision.reason;
+      await moveRun(this.deps, this.token, run, to, via, { meters });
+      this.lastMark = null;
+      for (const command of deferred) await this.settle(command, "applied");
+      return;
+    }
+    await this.deps.store.updateMeters(run.id, this.token, { meters });
+    if (decision.because === "start" && (await runPrecheck(this, run))) return;
+    await startGeneration(this, { ...run, meters }, (last?.number ?? 0) + 1);
+  }
+
+  /** A generation a crash left running: resumed, or parked first with `on_interrupted = "ask"`. */
+  private async interrupted(run: LoopRunRecord, last: GenerationRecord): Promise<void> {
+    if (run.contract.onInterrupted === "ask" && !this.resumeApproved && !this.startedHere.has(last.number)) {
+      await moveRun(this.deps, this.token, run, "needs-approval", "interrupted");
+      return;
+    }
+    this.startedHere.add(last.number);
+    this.deps.report?.(`generation ${last.number} resumed after an interruption`);
+    await resumeGeneration(this, run, last);
+  }
+
+  private readonly startedHere = new Set<number>();
+
+  /** A completed generation whose gates stopped at a human gate that has since been approved. */
+  private gatesLeft(run: LoopRunRecord, last: GenerationRecord): boolean {
+    const gates = last.facts.gates;
+    const waiting = gates.at(-1)?.verdict === "approval" && this.approvals.has(gates.at(-1)?.gateId ?? "");
+    return last.state === "completed" && waiting && gates.length <= run.contract.gates.length;
+  }
+
+  /** The meters from the generations (tokens, cost, count, no-progress) and the running time. */
+  private async meters(run: LoopRunRecord, generations: GenerationRecord[]): Promise<Meters> {
+    const now = this.deps.clock.now();
+    const runningMs = run.meters.runningMs + (this.lastMark === null ? 0 : now - this.lastMark);
+    this.lastMark = now;
+    const ended = generations.filter((g) => g.state !== "running");
+    return {
+      generations: generations.length,
+      tokens: ended.reduce((sum, g) => sum + (g.tokens ?? 0), 0),
+      tokensKnown: ended.every((g) => g.tokens !== null),
+      runningMs,
+      noProgress: noProgressStreak(
+        ended.map((g) => g.facts),
+        run.contract.limits.window,
+      ),
+      costUsd: ended.reduce((sum, g) => sum + (g.costUsd ?? 0), 0),
+      costKnown: ended.every((g) => g.costUsd !== null),
+    };
+  }
+}

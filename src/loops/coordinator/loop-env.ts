@@ -1,0 +1,49 @@
+import type { PinnedContract } from "../model/contract.ts";
+import { generationKey } from "../model/idempotency.ts";
+import type { LoopRunRecord } from "../store/store-records.ts";
+
+/**
+ * What the body, gates and hooks see of the loop, as environment variables. Agents get them (the
+ * `HANKWEAVE_` overlay keeps them and also sets `LOOP_*` without the prefix); scripts read them
+ * directly. The key lets an agent make its external side effects idempotent.
+ */
+export interface LoopContext {
+  readonly run: LoopRunRecord;
+  readonly generation: number;
+  /** The inbox handed to this generation, one attributed line per message. */
+  readonly inbox: string;
+  readonly item?: { readonly id: string; readonly key: string; readonly json: string };
+}
+
+export function loopEnv(context: LoopContext): Record<string, string> {
+  const { run, generation } = context;
+  const contract: PinnedContract = run.contract;
+  return {
+    HANKWEAVE_LOOP_ID: run.loopId,
+    HANKWEAVE_LOOP_RUN: run.id,
+    HANKWEAVE_LOOP_KEY: context.item?.key ?? generationKey(run.key, generation),
+    HANKWEAVE_LOOP_RUN_KEY: run.key,
+    HANKWEAVE_LOOP_GENERATION: String(generation),
+    HANKWEAVE_LOOP_GOAL: contract.goal,
+    HANKWEAVE_LOOP_DONE: contract.definitionOfDone ?? "",
+    HANKWEAVE_LOOP_INBOX: context.inbox,
+    ...(context.item !== undefined && {
+      HANKWEAVE_LOOP_ITEM: context.item.json,
+      HANKWEAVE_LOOP_ITEM_ID: context.item.id,
+    }),
+  };
+}
+
+/** The environment of gates and hooks: the driver's PATH and home, plus the loop variables; no secrets. */
+export function scriptEnv(
+  processEnv: Readonly<Record<string, string | undefined>>,
+  loop: Record<string, string>,
+): Record<string, string> {
+  const keep = ["PATH", "HOME", "LANG", "TMPDIR", "TZ"];
+  const base: Record<string, string> = {};
+  for (const name of keep) {
+    const value = processEnv[name];
+    if (value !== undefined) base[name] = value;
+  }
+  return { ...base, ...loop };
+}

@@ -1,0 +1,169 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { EventListener } from "../../engine/index.ts";
+import { loadRunState, type RunState } from "../../journal/index.ts";
+import type { ExecutionResult } from "../../runner/index.ts";
+import { startExecution } from "../../runner/index.ts";
+import type { Clock } from "../../util/clock.ts";
+import { executionLayout } from "../../workspace/execution-layout.ts";
+import type { PinnedContract } from "../model/contract.ts";
+import type { BodyEnd } from "../model/generation-facts.ts";
+import type { CodonLayers } from "../store/store-records.ts";
+
+const exec = promisify(execFile);
+
+/**
+ * One generation's body: a run of the pinned hank through the runner, on the run's one execution, so
+ * the workspace carries over. A new generation is a new run from the first codon (`newRun`); a
+ * generation interrupted by a crash is resumed (the runner restarts the interrupted codon from its
+ * starting checkpoint). Body run ids are `g<n>-...`, which is how a resume tells the two apart.
+ */
+export interface BodyRequest {
+  readonly contract: PinnedContract;
+  readonly runDir: string;
+  readonly generation: number;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly newId: () => string;
+  /**
+   * Asked as usage arrives, with this generation's tokens so far: true when a budget is exceeded, and
+   * then nothing new starts (the run is told to stop at its next codon boundary).
+   */
+  readonly overBudget?: (tokens: number) => boolean;
+}
+
+export interface BodyReport {
+  readonly end: BodyEnd;
+  readonly layers: readonly CodonLayers[];
+  readonly tokens: number;
+  readonly costUsd: number;
+  readonly bodyRunId: string | null;
+  readonly workspaceTree: string | null;
+  readonly resumed: boolean;
+}
+
+export function executionDirOf(runDir: string): string {
+  return join(runDir, "execution");
+}
+
+export function workspaceOf(runDir: string): string {
+  return executionLayout(executionDirOf(runDir)).agentRoot;
+}
+
+export async function runBody(request: BodyRequest): Promise<BodyReport> {
+  const layout = executionLayout(executionDirOf(request.runDir));
+  const prefix = `g${request.generation}-`;
+  const before = existsSync(layout.stateDir)
+    ? (await loadRunState(layout.stateDir, { journalPath: layout.eventsPath })).state
+    : null;
+  const resumed = before?.runs.at(-1)?.id.startsWith(prefix) === true;
+  const baseline = before === null ? 0 : totalTokens(before);
+  let stopSent = false;
+  const listener: EventListener = (event, state) => {
+    if (event.type !== "token.usage" || stopSent) return;
+    if (request.overBudget?.(totalTokens(state) - baseline) === true) {
+      stopSent = true;
+      handle.control.send({ type: "stop", source: "loop budget" });
+    }
+  };
+  const { contract } = request;
+  const handle = startExecution({
+    hank: contract.body.hank,
+    ...(contract.body.data !== null && { data: contract.body.data }),
+    ...(contract.body.model !== null && { model: contract.body.model }),
+    execution: layout.executionDir,
+    newRun: !resumed,
+    yes: true,
+    headless: true,
+    env: request.env,
+    clock: request.clock,
+    newId: () => `${prefix}${request.newId()}`,
+    signal: request.signal,
+    listeners: [listener],
+  });
+  const result = await handle.done;
+  return report(result, resumed, layout.checkpointGitDir);
+}
+
+function totalTokens(state: RunState): number {
+  const t = state.totals;
+  return t.inputTokens + t.outputTokens + t.cacheCreationTokens + t.cacheReadTokens;
+}
+
+async function report(result: ExecutionResult, resumed: boolean, gitDir: string): Promise<BodyReport> {
+  const none = { layers: [], tokens: 0, costUsd: 0, bodyRunId: null, workspaceTree: null, resumed };
+  switch (result.kind) {
+    case "invalid":
+      return {
+        ...none,
+        end: { kind: "error", message: `The body hank is invalid: ${result.hankPath}`, unrecoverable: true },
+      };
+    case "refused":
+      return { ...none, end: refusal(result.message) };
+    case "nothing-to-do":
+    case "ran": {
+      const state = result.state;
+      const bodyRunId = state.runs.at(-1)?.id ?? null;
+      const end: BodyEnd =
+        result.kind === "nothing-to-do"
+          ? { kind: "completed" }
+          : bodyEnd(result.outcome, result.message, state);
+      return {
+        end,
+        layers: layersOf(state),
+        tokens: state.codons.reduce(
+          (sum, c) => sum + c.tokens.input + c.tokens.output + c.tokens.cacheCreation + c.tokens.cacheRead,
+          0,
+        ),
+        costUsd: state.codons.reduce((sum, c) => sum + c.cost, 0),
+        bodyRunId,
+        workspaceTree: bodyRunId === null ? null : await treeOf(gitDir, bodyRunId),
+        resumed,
+      };
+    }
+  }
+}
+
+/** A start the runner refused: a missing tool or credential blocks the run; anything else is an error. */
+function refusal(message: string): BodyEnd {
+  if (/git is required/i.test(message)) return { kind: "blocked", cause: "missing_dependency", message };
+  if (/self-test failed/i.test(message)) return { kind: "blocked", cause: "missing_credential", message };
+  if (/lock/i.test(message)) return { kind: "error", message, unrecoverable: false };
+  return { kind: "error", message, unrecoverable: true };
+}
+
+function bodyEnd(outcome: string, message: string, state: RunState): BodyEnd {
+  if (outcome === "completed") return { kind: "completed" };
+  if (outcome === "aborted") return { kind: "aborted", message };
+  const failed = state.codons.findLast((c) => c.status === "failed" && !c.failureIgnored);
+  const reason = failed?.failureReason;
+  // A failure that retrying cannot fix (a bad script, an invalid request) ends the run; a transient
+  // one (a 503, a timeout) counts toward the failure breaker and the next generation tries again.
+  return { kind: "error", message: reason?.message ?? message, unrecoverable: reason?.retriable === false };
+}
+
+function layersOf(state: RunState): CodonLayers[] {
+  return state.codons.flatMap((codon) =>
+    codon.endReasons === null ? [] : [{ codonId: codon.id, ...codon.endReasons }],
+  );
+}
+
+/** The tree id of the run's last checkpoint: what the generation left in the checkpointed files. */
+async function treeOf(gitDir: string, runId: string): Promise<string | null> {
+  try {
+    const { stdout } = await exec("git", [
+      "--git-dir",
+      gitDir,
+      "rev-parse",
+      "--verify",
+      "-q",
+      `refs/heads/run/${runId}^{tree}`,
+    ]);
+    return stdout.trim() || null;
+  } catch {
+    return null;
+  }
+}

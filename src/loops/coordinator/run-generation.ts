@@ -1,0 +1,139 @@
+import type { Clock } from "../../util/clock.ts";
+import type { PinnedContract } from "../model/contract.ts";
+import type { GateVerdict, GenerationFacts } from "../model/generation-facts.ts";
+import { generationHash } from "../model/generation-hash.ts";
+import type { Outcome } from "../model/run-states.ts";
+import type { GenerationRecord } from "../store/store-records.ts";
+import { createJudgeRunner } from "./judge-session.ts";
+import { type BodyReport, runBody, workspaceOf } from "./run-body.ts";
+import { runGates } from "./run-gates.ts";
+import { runHook } from "./run-hook.ts";
+
+/** What one generation needs from its driver. */
+export interface GenerationDeps {
+  readonly clock: Clock;
+  readonly newId: () => string;
+  readonly processEnv: Readonly<Record<string, string | undefined>>;
+  /** The loop variables (key, generation, inbox...) for the body, gates and hooks. */
+  readonly loopVars: Record<string, string>;
+  readonly scriptEnv: Record<string, string>;
+  readonly signal: AbortSignal;
+  /** Budgets: says whether this generation's tokens so far exceed what is left. */
+  readonly overBudget: (tokens: number) => boolean;
+  readonly onChild?: (pgid: number) => void;
+}
+
+export interface GenerationResult {
+  readonly record: GenerationRecord;
+  /** A `gate_pre` hook denial or error ends the run at once. */
+  readonly hookEnd?: Outcome;
+}
+
+/** The body, then (when it completed) the `gate_pre` hook and the gates; the facts and the hash. */
+export async function runGeneration(
+  contract: PinnedContract,
+  started: GenerationRecord,
+  runDir: string,
+  deps: GenerationDeps,
+): Promise<GenerationResult> {
+  const body = await runBody({
+    contract,
+    runDir,
+    generation: started.number,
+    env: { ...deps.processEnv, ...deps.loopVars },
+    clock: deps.clock,
+    signal: deps.signal,
+    newId: deps.newId,
+    overBudget: deps.overBudget,
+  });
+  if (body.end.kind !== "completed") return { record: finish(started, body, [], null, deps.clock) };
+  return continueGates(
+    contract,
+    finish(started, body, [], body.workspaceTree, deps.clock),
+    runDir,
+    deps,
+    new Set(),
+    body.workspaceTree,
+  );
+}
+
+/**
+ * Runs the gates a generation has not run yet (all of them after its body; the ones after an approved
+ * human gate), then rehashes. `approvals` are the human gates approved for this generation.
+ */
+export async function continueGates(
+  contract: PinnedContract,
+  record: GenerationRecord,
+  runDir: string,
+  deps: GenerationDeps,
+  approvals: ReadonlySet<string>,
+  workspaceTree: string | null,
+): Promise<GenerationResult> {
+  const workspace = workspaceOf(runDir);
+  const done = record.facts.gates.filter((g) => g.verdict === "pass" || approvals.has(g.gateId));
+  const remaining = contract.gates.slice(done.length);
+  if (done.length === 0 && contract.hooks.gatePre !== null) {
+    const hook = await runHook({
+      argv: contract.hooks.gatePre,
+      cwd: workspace,
+      env: deps.scriptEnv,
+      input: { runId: record.runId, generation: record.number, key: record.key },
+      signal: deps.signal,
+      ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
+    });
+    if (hook.kind !== "allow") {
+      const hookEnd: Outcome =
+        hook.kind === "deny"
+          ? { state: "blocked", cause: "hook_denied" }
+          : { state: "failed", cause: "hook_error" };
+      return { record, hookEnd };
+    }
+  }
+  const verdicts = await runGates(remaining, {
+    workspace,
+    env: deps.scriptEnv,
+    signal: deps.signal,
+    approvals,
+    judge: createJudgeRunner({ clock: deps.clock, stateDir: runDir, workspace, env: deps.scriptEnv }),
+    judgeContext: `Goal: ${contract.goal}\nDefinition of done: ${contract.definitionOfDone ?? "(none)"}\nGeneration: ${record.number}`,
+    ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
+  });
+  const gates = [
+    ...done.map((g) =>
+      approvals.has(g.gateId) ? { ...g, verdict: "pass" as const, summary: "approved" } : g,
+    ),
+    ...verdicts,
+  ];
+  const judgeTokens = verdicts.reduce<number | null>(
+    (sum, v) => (sum === null || v.tokens === null ? null : sum + (v.tokens ?? 0)),
+    0,
+  );
+  const facts: GenerationFacts = {
+    ...record.facts,
+    gates,
+    hash: generationHash(contract.hashFields, { workspaceTree, gates }),
+  };
+  const tokens = record.tokens === null || judgeTokens === null ? null : record.tokens + judgeTokens;
+  return { record: { ...record, facts, tokens } };
+}
+
+function finish(
+  started: GenerationRecord,
+  body: BodyReport,
+  gates: GateVerdict[],
+  workspaceTree: string | null,
+  clock: Clock,
+): GenerationRecord {
+  const state = body.end.kind === "completed" ? "completed" : body.end.kind;
+  return {
+    ...started,
+    state,
+    facts: { number: started.number, body: body.end, gates, hash: null },
+    layers: body.layers,
+    bodyRunId: body.bodyRunId,
+    tokens: body.tokens,
+    costUsd: body.costUsd,
+    endedAt: new Date(clock.now()).toISOString(),
+    workspaceTree,
+  };
+}

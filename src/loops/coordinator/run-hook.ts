@@ -1,0 +1,39 @@
+import { lastLine, runArgv } from "./run-argv.ts";
+
+/** A hook's answer: exit 0 allows, 1-125 denies, anything else (a crash, a timeout, no program) is an error. */
+export type HookAnswer =
+  | { readonly kind: "allow" }
+  | { readonly kind: "deny"; readonly message: string }
+  | { readonly kind: "error"; readonly message: string };
+
+export interface HookRequest {
+  readonly argv: readonly string[] | null;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** The run as JSON, on the hook's stdin. */
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  readonly onStarted?: (pgid: number) => void;
+}
+
+const HOOK_TIMEOUT_MS = 60_000;
+
+/** Runs a hook; an absent hook allows. */
+export async function runHook(request: HookRequest): Promise<HookAnswer> {
+  if (request.argv === null) return { kind: "allow" };
+  const result = await runArgv({
+    argv: request.argv,
+    cwd: request.cwd,
+    env: request.env,
+    stdin: JSON.stringify(request.input),
+    timeoutMs: HOOK_TIMEOUT_MS,
+    signal: request.signal,
+    ...(request.onStarted !== undefined && { onStarted: request.onStarted }),
+  });
+  if (result.kind === "not-started") return { kind: "error", message: result.message };
+  if (result.kind === "killed") return { kind: "error", message: `killed by ${result.signal}` };
+  const said = lastLine(result.stdout) || lastLine(result.stderr);
+  if (result.code === 0) return { kind: "allow" };
+  if (result.code >= 1 && result.code <= 125) return { kind: "deny", message: said || `exit ${result.code}` };
+  return { kind: "error", message: `exit ${result.code}${said ? `: ${said}` : ""}` };
+}

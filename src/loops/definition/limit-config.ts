@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from "node:fs";
+import { parse as parseToml } from "smol-toml";
+import { z } from "zod";
+import { LIMIT_KEYS, type LimitConfig } from "../model/limits.ts";
+
+/**
+ * The loop limits of `~/.hankweave/config.toml`: per-kind defaults and the daemon's ceilings.
+ *
+ * ```toml
+ * [loops.defaults.delivery]
+ * iteration_cap = 20
+ * [loops.ceilings]
+ * iteration_cap = 200
+ * window = 10
+ * ```
+ */
+const Limits = z.strictObject(Object.fromEntries(LIMIT_KEYS.map((key) => [key, z.int().min(0).optional()])));
+
+const ConfigFile = z.looseObject({
+  loops: z
+    .strictObject({
+      defaults: z.strictObject({ delivery: Limits.optional(), watch: Limits.optional() }).optional(),
+      ceilings: Limits.optional(),
+    })
+    .optional(),
+});
+
+export type LimitConfigRead =
+  | { readonly ok: true; readonly config: LimitConfig }
+  | { readonly ok: false; readonly message: string };
+
+export function readLimitConfig(path: string): LimitConfigRead {
+  if (!existsSync(path)) return { ok: true, config: {} };
+  let raw: unknown;
+  try {
+    raw = parseToml(readFileSync(path, "utf8"));
+  } catch (caught) {
+    return {
+      ok: false,
+      message: `${path} is not valid TOML: ${caught instanceof Error ? caught.message.split("\n")[0] : String(caught)}`,
+    };
+  }
+  const parsed = ConfigFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join(".") ?? "";
+    return {
+      ok: false,
+      message: `${path}: ${where}: ${issue?.message ?? "invalid"}. Known limits: ${LIMIT_KEYS.join(", ")}.`,
+    };
+  }
+  const loops = parsed.data.loops;
+  return {
+    ok: true,
+    config: {
+      ...(loops?.defaults !== undefined && { defaults: loops.defaults }),
+      ...(loops?.ceilings !== undefined && { ceilings: loops.ceilings }),
+    } as LimitConfig,
+  };
+}

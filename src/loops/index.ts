@@ -1,0 +1,35 @@
+/**
+ * Loops: durable, operated loops over hanks. Definitions (`<id>.loop.toml`), the pinned contract, the
+ * pure stop model and state table, admission, the store contract, and the coordinator that drives runs
+ * through the runner. The embedded SQLite store and the daemon live in `daemon/`.
+ */
+export { type AdmitOutcome, type AdmitRequest, admitRun, bodyFacts } from "./coordinator/admit-run.ts";
+export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";
+export { type DriverDeps, dispatchEffects, driverOwner, isOwnerDead } from "./coordinator/driver-context.ts";
+export { executionDirOf, workspaceOf } from "./coordinator/run-body.ts";
+export { LOOP_SCHEMA_ID, loopJsonSchema } from "./definition/definition-json-schema.ts";
+export { type LoopDefinitionInput, LoopDefinitionSchema } from "./definition/definition-schema.ts";
+export { readLimitConfig } from "./definition/limit-config.ts";
+export {
+  type LoadedDefinition,
+  type LoopDefinition,
+  loadDefinition,
+  parseDefinition,
+} from "./definition/load-definition.ts";
+export { type AdmissionReport, admissionReport, CONDITIONS, FALLBACK_ADVICE } from "./model/admission.ts";
+export { effectiveBudgets, type Meters } from "./model/budgets.ts";
+export type { PinnedContract } from "./model/contract.ts";
+export {
+  BUILTIN_CEILINGS,
+  BUILTIN_DEFAULTS,
+  LIMIT_KEYS,
+  type LimitConfig,
+  resolveLimits,
+  showCap,
+} from "./model/limits.ts";
+export * from "./model/run-states.ts";
+export { STATE_TABLE, transition } from "./model/state-table.ts";
+export { type Decision, decide } from "./model/stop-model.ts";
+export { LeaseLostError, type LoopStore, StaleStateError } from "./store/loop-store.ts";
+export type * from "./store/store-records.ts";
+export { COMMAND_TYPES } from "./store/store-records.ts";

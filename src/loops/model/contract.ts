@@ -1,0 +1,94 @@
+import type { GateDefinition, HashField, LoopKind } from "../definition/definition-schema.ts";
+import type { LoopDefinition } from "../definition/load-definition.ts";
+import { gateMaxRevisions, type LimitValues, type ResolvedLimits } from "./limits.ts";
+
+/**
+ * The contract a run is admitted under, pinned for its whole life: the resolved limits, the gates and
+ * hooks as they were, and the content hashes of every file that steers the run (the definition, the
+ * body, gate and hook scripts, judge instructions). The run executes its pinned copies, so an agent
+ * editing the definition or a gate script mid-run, or an upgrade, changes nothing for it.
+ */
+export const CONTRACT_SCHEMA_VERSION = 1;
+
+export type PinnedGate = GateDefinition & { readonly maxRevisions: number };
+
+export interface PinnedContract {
+  readonly schemaVersion: typeof CONTRACT_SCHEMA_VERSION;
+  readonly loopId: string;
+  readonly name: string;
+  readonly kind: LoopKind;
+  readonly owner: string | null;
+  readonly goal: string;
+  readonly definitionOfDone: string | null;
+  readonly limits: LimitValues;
+  /** Messages for the limits a ceiling clamped at admission. */
+  readonly clamped: readonly string[];
+  readonly onExceeded: "halt" | "escalate";
+  readonly hashFields: readonly HashField[];
+  readonly onInterrupted: "resume" | "ask";
+  /** Paths below point into the run's pinned copy. */
+  readonly body: { readonly hank: string; readonly data: string | null; readonly model: string | null };
+  readonly gates: readonly PinnedGate[];
+  readonly hooks: {
+    readonly generationPre: readonly string[] | null;
+    readonly gatePre: readonly string[] | null;
+  };
+  readonly fanOut: { readonly items: readonly string[] } | null;
+  readonly watch: { readonly source: readonly string[]; readonly everySec: number } | null;
+  readonly escalation: readonly string[] | null;
+  /** sha256 of each pinned file, by its path relative to the definition's directory. */
+  readonly hashes: Readonly<Record<string, string>>;
+  /** The reason given with `--admit-anyway`, when admission found a condition missing. */
+  readonly admittedAnyway: string | null;
+}
+
+export interface PinInput {
+  readonly definition: LoopDefinition;
+  readonly limits: ResolvedLimits;
+  /** Maps an original absolute path to its pinned copy (identity when a file is not copied). */
+  readonly pinnedPath: (path: string) => string;
+  readonly hashes: Readonly<Record<string, string>>;
+  readonly admittedAnyway?: string;
+}
+
+/** Pure: the contract of a run from its definition, resolved limits and pinned files. */
+export function pinContract(input: PinInput): PinnedContract {
+  const { definition: d, limits, pinnedPath } = input;
+  const argv = (list: readonly string[] | undefined): readonly string[] | null =>
+    list === undefined ? null : [pinnedPath(list[0] ?? ""), ...list.slice(1)];
+  return {
+    schemaVersion: CONTRACT_SCHEMA_VERSION,
+    loopId: d.id,
+    name: d.name,
+    kind: d.kind,
+    owner: d.owner ?? null,
+    goal: d.contract.goal,
+    definitionOfDone: d.contract.definition_of_done ?? null,
+    limits: limits.values,
+    clamped: limits.warnings.map((w) => w.message),
+    onExceeded: d.contract.budget?.on_exceeded ?? "halt",
+    hashFields: d.contract.no_progress?.hash_fields ?? ["workspace", "gates"],
+    onInterrupted: d.on_interrupted,
+    body: { hank: pinnedPath(d.hank), data: d.data ?? null, model: d.model ?? null },
+    gates: d.gates.map((gate) => pinGate(gate, limits, pinnedPath)),
+    hooks: { generationPre: argv(d.hooks?.generation_pre), gatePre: argv(d.hooks?.gate_pre) },
+    fanOut: d.fan_out === undefined ? null : { items: argv(d.fan_out.items) ?? [] },
+    watch: d.watch === undefined ? null : { source: argv(d.watch.source) ?? [], everySec: d.watch.every_sec },
+    escalation: argv(d.escalation),
+    hashes: input.hashes,
+    admittedAnyway: input.admittedAnyway ?? null,
+  };
+}
+
+function pinGate(
+  gate: GateDefinition,
+  limits: ResolvedLimits,
+  pinnedPath: (path: string) => string,
+): PinnedGate {
+  const maxRevisions = gateMaxRevisions(gate.max_revisions, limits);
+  if (gate.kind === "command") {
+    return { ...gate, run: [pinnedPath(gate.run[0] ?? ""), ...gate.run.slice(1)], maxRevisions };
+  }
+  if (gate.kind === "judge") return { ...gate, instructions: pinnedPath(gate.instructions), maxRevisions };
+  return { ...gate, maxRevisions };
+}

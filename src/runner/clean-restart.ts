@@ -1,0 +1,53 @@
+import type { Checkpointer } from "../checkpoint/index.ts";
+import type { EventSink } from "../engine/index.ts";
+import { isFinishedCodon, readJournalLine, restartPoint } from "../engine/rollback/index.ts";
+import type { CodonRecord, RunState } from "../journal/index.ts";
+
+/**
+ * Whether this start must put the workspace back before it runs anything: the latest run died
+ * (`interrupted`: what it left on disk is unknown), or an attempt a delivered cancel stopped
+ * mid-codon is still the codon's latest (`aborted`), so the codon would re-run on its own partial
+ * writes. A run that failed, or was stopped at a codon boundary, leaves the workspace as it was.
+ */
+export function needsCleanRestart(state: RunState): boolean {
+  if (state.runs[state.runs.length - 1]?.status === "interrupted") return true;
+  return state.codons.some((codon) => codon.status === "failed" && cutShort(codon));
+}
+
+function cutShort(codon: CodonRecord): boolean {
+  const reason = codon.endReasons?.codon;
+  return reason === "aborted" || reason === "interrupted";
+}
+
+/**
+ * The checkpoint the next run starts from: the one the interrupted codon started from (see
+ * `restartPoint`), or undefined (with a warning journaled) when there is no safe one and the codon
+ * re-runs on the workspace as it is. A checkpoint store that cannot be read is a warning too.
+ */
+export async function cleanRestartCheckpoint(
+  sink: EventSink,
+  checkpointer: Checkpointer,
+  journalPath: string,
+): Promise<string | undefined> {
+  try {
+    await checkpointer.init();
+    const [line, records] = await Promise.all([readJournalLine(journalPath), checkpointer.list()]);
+    const point = restartPoint(line.steps, records, (id) => isFinishedCodon(sink.codon(id)));
+    if (point.kind === "checkpoint") return point.sha;
+    warn(sink, point.message);
+  } catch (error) {
+    warn(
+      sink,
+      `the checkpoints could not be read (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  return undefined;
+}
+
+function warn(sink: EventSink, why: string): void {
+  sink.emit("error", {
+    message: `The workspace cannot be put back to where the interrupted codon started: ${why}. It runs again on the files as they are.`,
+    fatal: false,
+    severity: "warning",
+  });
+}

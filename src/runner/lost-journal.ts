@@ -1,0 +1,63 @@
+import { existsSync, readdirSync } from "node:fs";
+import type { Checkpointer } from "../checkpoint/index.ts";
+import type { LoadedRunState } from "../journal/index.ts";
+import { DATA_LINK_NAME, type ExecutionLayout } from "../workspace/execution-layout.ts";
+
+/**
+ * A journal that lost what the rest of the execution remembers is not a fresh start: running would
+ * start the hank over on a workspace that already holds work. Whether that is so, as a refusal that
+ * says what was found and how to go on; undefined when the journal covers everything it should.
+ *
+ * Evidence of earlier work: a state snapshot further along than the journal, checkpoints of earlier
+ * runs, or files in the agent's workspace (a new execution holds only the data link). Only looked for
+ * when the journal is missing, empty, or behind the snapshot, so a normal start pays nothing.
+ */
+export async function lostJournalProblem(
+  layout: ExecutionLayout,
+  restored: LoadedRunState,
+  checkpointer: Checkpointer,
+): Promise<string | undefined> {
+  const journalSeq = restored.source === "journal" ? restored.state.lastSeq : undefined;
+  const snapshotSeq = restored.snapshot?.runState.lastSeq ?? 0;
+  const behind = journalSeq !== undefined && snapshotSeq > journalSeq;
+  if (restored.state.runs.length > 0 && !behind) return undefined;
+  const evidence = [
+    ...(snapshotSeq > (journalSeq ?? 0) ? [`state.json records ${snapshotSeq} event(s)`] : []),
+    ...(await checkpointEvidence(checkpointer)),
+    ...workspaceEvidence(layout),
+  ];
+  if (evidence.length === 0) return undefined;
+  return refusal(layout, journalSeq ?? restored.state.lastSeq, evidence);
+}
+
+async function checkpointEvidence(checkpointer: Checkpointer): Promise<string[]> {
+  try {
+    await checkpointer.init();
+    const records = await checkpointer.list();
+    return records.length > 0 ? [`the checkpoint store holds ${records.length} checkpoint(s)`] : [];
+  } catch {
+    return [];
+  }
+}
+
+function workspaceEvidence(layout: ExecutionLayout): string[] {
+  if (!existsSync(layout.agentRoot)) return [];
+  const entries = readdirSync(layout.agentRoot).filter((name) => name !== DATA_LINK_NAME);
+  return entries.length > 0
+    ? [`the workspace holds ${entries.length} entr${entries.length === 1 ? "y" : "ies"}`]
+    : [];
+}
+
+function refusal(layout: ExecutionLayout, journalSeq: number, evidence: readonly string[]): string {
+  const what = !existsSync(layout.eventsPath)
+    ? "is missing"
+    : journalSeq === 0
+      ? "is empty"
+      : `ends at event ${journalSeq}`;
+  return [
+    `The journal of this execution (${layout.eventsPath}) ${what}, but ${evidence.join(", ")}.`,
+    "Running now would start the hank over on a workspace that already holds work, so nothing was run.",
+    "To keep the work, put events.jsonl back (from a backup or a copy of the execution) and run again.",
+    `To start over, move the old state aside and empty the workspace: add --start-new --force -e ${layout.executionDir}`,
+  ].join("\n");
+}

@@ -1,0 +1,275 @@
+import type { Duplex } from "node:stream";
+import type { RawData, WebSocket } from "ws";
+import {
+  type AsyncDelivery,
+  isOverflowNotice,
+  type JournaledEvent,
+  type Subscription,
+} from "../journal/index.ts";
+import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+import { gateCommand } from "./command-gate.ts";
+import { dispatchCommand } from "./dispatch-command.ts";
+import {
+  errorData,
+  type FrameSource,
+  handshakeFrame,
+  historyBatchFrames,
+  type UnjournaledType,
+  unjournaledFrame,
+} from "./frames.ts";
+import { handshakeHistory, streamJournal } from "./journal-history.ts";
+import type { LiveExecution, Notice } from "./live-execution.ts";
+import { type ClientMode, type CommandMessage, type HandshakeMessage, MESSAGES } from "./protocol.ts";
+import { readClientMessage } from "./read-client-message.ts";
+import { SocketWriter } from "./socket-writer.ts";
+
+/** What every connection shares with the server. */
+export interface ConnectionContext {
+  readonly host: LiveExecution;
+  readonly frames: FrameSource;
+  readonly serialize: (event: JournaledEvent) => Buffer;
+  readonly serverVersion: string;
+  readonly port: () => number;
+  /** Live events a client may have waiting before it is resynchronised from the journal. */
+  readonly maxQueue: number;
+  /** Larger text frames get an error reply (the socket's own hard limit closes far larger ones). */
+  readonly maxMessageBytes: number;
+  readonly onClosed: (connection: ClientConnection) => void;
+}
+
+/**
+ * One client: nothing but the handshake until it has shaken hands, then the journaled events live
+ * (through its own bounded queue on the host's bus), its commands gated and dispatched, and the
+ * server's notices. A slow client never slows the run: its queue overflows into a notice, and the
+ * events it missed are read back from the journal and sent in order before the live ones.
+ */
+export class ClientConnection {
+  readonly clientId: string;
+  readonly #socket: WebSocket;
+  readonly #writer: SocketWriter;
+  readonly #context: ConnectionContext;
+  #mode: ClientMode | undefined;
+  #handshake: Promise<void> | undefined;
+  #subscription: Subscription | undefined;
+  #releaseWriter: (() => void) | undefined;
+  #closed = false;
+  readonly #streams = new Set<Promise<void>>();
+
+  /** `tcp` is the connection's socket under the WebSocket, corked around bursts of frames. */
+  constructor(socket: WebSocket, tcp: Duplex, clientId: string, context: ConnectionContext) {
+    this.clientId = clientId;
+    this.#socket = socket;
+    this.#writer = new SocketWriter(socket, tcp);
+    this.#context = context;
+    socket.on("message", (data, isBinary) => this.#onMessage(data, isBinary));
+    socket.on("close", () => this.#onClose());
+    // Protocol violations (bad frames, oversized messages) close the socket; the close handler cleans up.
+    socket.on("error", () => undefined);
+  }
+
+  get mode(): ClientMode | undefined {
+    return this.#mode;
+  }
+
+  /** Broadcasts reach handshaken clients only. */
+  get handshaken(): boolean {
+    return this.#mode !== undefined;
+  }
+
+  notify(notice: Notice): void {
+    if (this.handshaken)
+      void this.#writer.send(unjournaledFrame(this.#context.frames, notice.type, notice.data));
+  }
+
+  /** A `history.sync` is being streamed to this client. */
+  get streaming(): boolean {
+    return this.#streams.size > 0;
+  }
+
+  /** Settles once the history streams in progress have been handed to the socket. */
+  async idle(): Promise<void> {
+    while (this.#streams.size > 0) await Promise.all(this.#streams);
+  }
+
+  /** Closes the socket (1001 when the server goes away). */
+  close(code = 1001, reason = "server shutting down"): void {
+    if (
+      this.#socket.readyState === this.#socket.OPEN ||
+      this.#socket.readyState === this.#socket.CONNECTING
+    ) {
+      this.#socket.close(code, reason);
+    }
+    this.#onClose();
+  }
+
+  #onMessage(data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      this.#reply("error", errorData("Binary frames are not supported: send JSON text frames"));
+      return;
+    }
+    const size = byteLength(data);
+    if (size > this.#context.maxMessageBytes) {
+      this.#reply(
+        "error",
+        errorData(`Message too large: ${size} bytes (the limit is ${this.#context.maxMessageBytes})`),
+      );
+      return;
+    }
+    const message = readClientMessage(textOf(data));
+    switch (message.kind) {
+      case "invalid":
+        this.#reply("error", message.reply);
+        return;
+      case "handshake":
+        this.#handshake = this.#shakeHands(message.handshake, this.#handshake);
+        return;
+      case "command":
+        void this.#runCommand(message.command);
+        return;
+    }
+  }
+
+  /**
+   * Answers at once: the history comes from the journal when the execution is open (none before), and
+   * the subscription starts right after it, so the client sees every later event exactly once.
+   * `server.ready` follows the response, as soon as the execution's paths are known.
+   */
+  async #shakeHands(handshake: HandshakeMessage, earlier: Promise<void> | undefined): Promise<void> {
+    await earlier;
+    const { host } = this.#context;
+    if (this.#closed) return;
+    if (host.eventsClosed) {
+      this.close(1001, "server shutting down");
+      return;
+    }
+    const journal = host.layout?.eventsPath;
+    const history = handshakeHistory(journal, handshake.data.sendPreviousEvents === true);
+    this.#setMode(handshake.data.mode);
+    this.#subscription ??= host.events.subscribe((delivery) => this.#deliver(delivery), {
+      mode: "async",
+      maxQueue: this.#context.maxQueue,
+      ...(journal !== undefined && { fromSeq: history.totalEvents }),
+      name: `client ${this.clientId}`,
+    });
+    void this.#writer.send(
+      handshakeFrame({ clientId: this.clientId, mode: handshake.data.mode, ...history }),
+    );
+    if (host.layout !== undefined) this.#sendReady(host.layout);
+    else void host.opened().then((layout) => this.#sendReady(layout));
+  }
+
+  #sendReady(layout: ExecutionLayout | undefined): void {
+    const { host } = this.#context;
+    this.#reply("server.ready", {
+      serverVersion: this.#context.serverVersion,
+      executionPath: layout?.executionDir ?? "",
+      agentRootPath: layout?.agentRoot ?? "",
+      dataPath: layout?.dataLink ?? "",
+      port: this.#context.port(),
+      ...(host.outputDirectory !== undefined && { outputDirectory: host.outputDirectory }),
+    });
+  }
+
+  #setMode(mode: ClientMode): void {
+    this.#mode = mode;
+    if (mode === "readandwrite") this.#releaseWriter ??= this.#context.host.attachWriter();
+    else {
+      this.#releaseWriter?.();
+      this.#releaseWriter = undefined;
+    }
+  }
+
+  async #runCommand(command: CommandMessage): Promise<void> {
+    if (this.#handshake === undefined) {
+      this.#reply("error", errorData(MESSAGES.handshakeRequired));
+      return;
+    }
+    await this.#handshake;
+    const { host } = this.#context;
+    const verdict = gateCommand(command.type, {
+      mode: this.#mode ?? "readonly",
+      shuttingDown: host.phase === "closing" || host.phase === "closed",
+      rollingBack: host.phase === "rolling-back",
+      ...(host.status.codonRunning !== undefined && { codonRunning: host.status.codonRunning }),
+    });
+    if (verdict.kind === "drop") return;
+    if (verdict.kind === "refuse") {
+      this.#reply("error", verdict.reply);
+      return;
+    }
+    try {
+      await dispatchCommand(command, {
+        host,
+        clientId: this.clientId,
+        reply: (type, data) => this.#reply(type, data),
+        streamHistory: (afterSeq) => this.#track(this.#streamHistory(afterSeq)),
+      });
+    } catch (caught) {
+      this.#reply(
+        "error",
+        errorData(MESSAGES.commandFailed(caught instanceof Error ? caught.message : String(caught))),
+      );
+    }
+  }
+
+  #track(stream: Promise<void>): Promise<void> {
+    const settled = stream.catch(() => undefined);
+    this.#streams.add(settled);
+    void settled.then(() => this.#streams.delete(settled));
+    return stream;
+  }
+
+  /**
+   * `history.sync`: one event per `history.batch`, oldest first; the last says `hasMore: false`. The
+   * journal is read a chunk at a time, at the client's pace; each event goes out as the journal reader
+   * gives it, the same form as a live event.
+   */
+  async #streamHistory(afterSeq: number): Promise<void> {
+    const path = this.#context.host.layout?.eventsPath;
+    const batch = historyBatchFrames(this.#context.frames);
+    let previous: string | undefined;
+    if (path !== undefined) {
+      await streamJournal(path, afterSeq, (event) => {
+        const held = previous;
+        previous = JSON.stringify(event);
+        return held === undefined ? undefined : this.#writer.send(batch(held, true));
+      });
+    }
+    await this.#writer.send(batch(previous, false));
+  }
+
+  async #deliver(delivery: AsyncDelivery): Promise<void> {
+    if (!isOverflowNotice(delivery)) {
+      await this.#writer.send(this.#context.serialize(delivery));
+      return;
+    }
+    const missed = this.#context.host.events.readSince(delivery.droppedFromSeq - 1);
+    for (const event of missed) {
+      if (event.seq > delivery.droppedToSeq) break;
+      await this.#writer.send(this.#context.serialize(event));
+    }
+  }
+
+  #reply(type: UnjournaledType, data: unknown): void {
+    void this.#writer.send(unjournaledFrame(this.#context.frames, type, data));
+  }
+
+  #onClose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#subscription?.unsubscribe();
+    this.#releaseWriter?.();
+    this.#context.onClosed(this);
+  }
+}
+
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  if (Buffer.isBuffer(data)) return data.toString("utf8");
+  return Buffer.from(data).toString("utf8");
+}
+
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
+  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+}

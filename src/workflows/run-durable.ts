@@ -1,0 +1,82 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { readTail } from "../journal/index.ts";
+import { type ExecutionResult, startExecution } from "../runner/index.ts";
+import { executionLayout } from "../workspace/execution-layout.ts";
+import type { CheckedLoopOptions } from "./loop-options.ts";
+import { finalLoopReport, type LoopRunEnding } from "./loop-outcome.ts";
+import { prepareLoop } from "./prepare-loop.ts";
+import type { LoopRun } from "./run-transient.ts";
+import { relayFor } from "./step-relay.ts";
+
+/** Inside `durable.dir`: the generated hank and the step inputs, and the runner's execution. */
+export const DURABLE_HANK_DIR = "loop";
+export const DURABLE_EXECUTION_DIR = "run";
+
+/** Events read back from the journal's end to find the loop's final report. */
+const REPORT_TAIL_EVENTS = 200;
+
+/**
+ * A loop that survives its process: the hank and each step's input in `<dir>/loop/`, run by the runner
+ * exactly as `hankweave -e <dir>/run` would run it (lock, journal, state snapshots, git checkpoints of
+ * the whole workspace, crash recovery). Called again with the same `dir` and arguments it resumes: a
+ * run the journal shows as still running is marked crashed and its step `interrupted`, steps already
+ * completed are never sent again, and the interrupted step runs again on the input stored for it.
+ */
+export async function runDurable(options: CheckedLoopOptions, where: string): Promise<LoopRun> {
+  const dir = options.durable?.dir;
+  if (dir === undefined) throw new Error("runDurable: no durable directory");
+  const hankDir = join(dir, DURABLE_HANK_DIR);
+  const executionDir = join(dir, DURABLE_EXECUTION_DIR);
+  const prepared = prepareLoop(options, hankDir, true, where);
+  const { loop, files } = prepared;
+  const relay = relayFor(options, prepared);
+  const layout = executionLayout(executionDir);
+  const handle = startExecution({
+    hank: files.hankPath,
+    data: options.cwd ?? emptyDataDir(hankDir),
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    env: options.env,
+    execution: executionDir,
+    headless: true,
+    ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.clock !== undefined && { clock: options.clock }),
+    stopRules: [relay.rule],
+    ...(options.lifetime === "workflow" && { continueOwnSession: loop.steps.map((step) => step.configId) }),
+    listeners: [relay.listener],
+    runtime: { version: "library", argv: ["loop()"] },
+  });
+  if (options.onEvent !== undefined) handle.events.subscribe(options.onEvent, { name: "onEvent" });
+  const result = await handle.done;
+  return { relay, loop, workspace: layout.agentRoot, journal: layout.eventsPath, ending: endingOf(result) };
+}
+
+/** The data source of a loop given no `cwd`: an empty directory, so the data hash never changes. */
+function emptyDataDir(hankDir: string): string {
+  const data = join(hankDir, "data");
+  mkdirSync(data, { recursive: true });
+  return data;
+}
+
+function endingOf(result: ExecutionResult): LoopRunEnding {
+  switch (result.kind) {
+    case "invalid": {
+      const issues = result.report?.issues.map((issue) => issue.message) ?? [];
+      const problem = result.loadIssue?.message ?? issues.join("; ");
+      return { kind: "refused", message: `The loop's hank ${result.hankPath} is invalid: ${problem}` };
+    }
+    case "refused":
+      return { kind: "refused", message: result.message };
+    case "nothing-to-do":
+    case "ran": {
+      const report = finalLoopReport(readTail(result.layout.eventsPath, REPORT_TAIL_EVENTS).events);
+      return {
+        kind: "ran",
+        ...(result.kind === "ran" && { outcome: result.outcome }),
+        message: result.message,
+        state: result.state,
+        ...(report !== undefined && { finalReport: report }),
+      };
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EventListener } from "../engine/index.ts";
+import type { DataOf } from "../events/index.ts";
+import type { CommandConfig } from "../harness/command/index.ts";
+import { createHarnessRegistry, harnessFactories } from "../harness/index.ts";
+import { MemoryEventStore } from "../journal/index.ts";
+import { createRunChannels, openRunSink, runWorkspace } from "../runner/index.ts";
+import { loadCommands } from "../runner/load-commands.ts";
+import { selfTestModels } from "../runner/self-test.ts";
+import { systemClock } from "../util/clock.ts";
+import type { LoopHank } from "./loop-hank.ts";
+import type { CheckedLoopOptions } from "./loop-options.ts";
+import type { LoopRunEnding } from "./loop-outcome.ts";
+import { type PreparedLoop, prepareLoop } from "./prepare-loop.ts";
+import { relayFor, type StepRelay } from "./step-relay.ts";
+
+/** A loop's run and what its result needs to know about it. */
+export interface LoopRun {
+  readonly ending: LoopRunEnding;
+  readonly relay: StepRelay;
+  readonly loop: LoopHank;
+  readonly workspace: string;
+  readonly journal?: string;
+}
+
+/**
+ * A loop that keeps nothing after its process: the engine over an in-memory journal, the agents working
+ * in `cwd`, no checkpoints. The generated hank, the step inputs and the harnesses' session files live in
+ * a temp directory removed at the end. Throws only `WorkflowArgumentError` (before anything runs).
+ */
+export async function runTransient(options: CheckedLoopOptions, where: string): Promise<LoopRun> {
+  const dir = mkdtempSync(join(tmpdir(), "hankweave-loop-"));
+  try {
+    const prepared = prepareLoop(options, join(dir, "hank"), false, where);
+    const relay = relayFor(options, prepared);
+    const workspace = options.cwd ?? process.cwd();
+    const base = { relay, loop: prepared.loop, workspace };
+    const commands = loadCommands(prepared.files.hankDir, workspace);
+    if (!commands.ok) return { ...base, ending: { kind: "refused", message: commands.message } };
+    const selfTest = selfTestModels(prepared.report.models.values(), options.env, commands.config);
+    if (selfTest.length > 0) {
+      return { ...base, ending: { kind: "refused", message: `Self-test failed:\n${selfTest.join("\n")}` } };
+    }
+    const stateDir = join(dir, "state");
+    const ending = await runInMemory({
+      options,
+      prepared,
+      relay,
+      workspace,
+      stateDir,
+      commands: commands.config,
+    });
+    return { ...base, ending };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface InMemoryRun {
+  readonly options: CheckedLoopOptions;
+  readonly prepared: PreparedLoop;
+  readonly relay: StepRelay;
+  readonly workspace: string;
+  /** Where the harnesses keep their sessions (the scripted agent's, Claude's config, pi's files). */
+  readonly stateDir: string;
+  readonly commands: CommandConfig | undefined;
+}
+
+/** The runner's composition (sink, bus, inbox, engine) over an in-memory journal. */
+async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
+  const { options, prepared, relay } = run;
+  const clock = options.clock ?? systemClock();
+  const channels = createRunChannels(randomUUID, () => undefined);
+  let finalReport: DataOf<"loop.iteration.completed"> | undefined;
+  const reports: EventListener = (event) => {
+    if (event.type === "loop.iteration.completed" && event.data.isFinal) finalReport = event.data;
+  };
+  const sink = openRunSink({ store: new MemoryEventStore(), listeners: [relay.listener, reports], channels });
+  if (options.onEvent !== undefined) channels.events.subscribe(options.onEvent, { name: "onEvent" });
+  const harnesses = createHarnessRegistry(
+    harnessFactories({
+      clock,
+      stateDir: run.stateDir,
+      tempDir: tmpdir(),
+      newId: randomUUID,
+      ...(run.commands !== undefined && { commands: run.commands }),
+    }),
+  );
+  const result = await runWorkspace({
+    hank: prepared.report.hank,
+    hankDir: prepared.files.hankDir,
+    models: prepared.report.models,
+    agentRoot: run.workspace,
+    env: options.env,
+    options: { headless: true },
+    stopRules: [relay.rule],
+    ...(options.lifetime === "workflow" && {
+      continueOwnSession: prepared.loop.steps.map((s) => s.configId),
+    }),
+    clock,
+    newId: randomUUID,
+    sink,
+    harnesses,
+    channels,
+    signal: options.signal ?? new AbortController().signal,
+  });
+  await channels.events.close();
+  return {
+    kind: "ran",
+    outcome: result.status,
+    message: result.message,
+    state: sink.state(),
+    ...(finalReport !== undefined && { finalReport }),
+  };
+}

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { DEFAULT_IDENTITY, gitEnvironment } from "../../src/checkpoint/git/git-environment.ts";
+import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
+
+/**
+ * Crash safety of the git store: a process killed (SIGKILL) at an arbitrary moment while it checkpoints
+ * and packs in the background leaves a store git accepts, with the run's branch on a complete commit
+ * that is the last one acknowledged or the one in flight, and the next process continues the line.
+ */
+
+const SCRIPT = join(import.meta.dirname, "commit-forever.ts");
+
+test("SIGKILL at arbitrary moments never leaves the store or the run's branch broken", async () => {
+  const root = await mkdtemp(join(tmpdir(), "hankweave-kill-store-"));
+  try {
+    const gitDir = join(root, "store");
+    const workTree = join(root, "agentRoot");
+    await mkdir(workTree, { recursive: true });
+    const git = (args: string[]) =>
+      execFileSync("git", args, {
+        cwd: workTree,
+        encoding: "utf8",
+        env: gitEnvironment({
+          gitDir,
+          workTree,
+          indexFile: join(root, "test-index"),
+          identity: DEFAULT_IDENTITY,
+          pathEnv: process.env.PATH ?? "",
+        }),
+      });
+    for (const commitsBeforeKill of [3, 20, 41]) {
+      const acknowledged = await runAndKill(gitDir, workTree, commitsBeforeKill);
+      const fsck = git(["fsck", "--strict", "--no-dangling"]);
+      assert.equal(fsck, "", `fsck after a kill at commit ${commitsBeforeKill}`);
+      const tip = git(["rev-parse", "refs/heads/run/run-1"]).trim();
+      const last = acknowledged[acknowledged.length - 1];
+      assert.ok(last !== undefined);
+      const parentOfTip = git(["rev-parse", `${tip}^`]).trim();
+      assert.ok(
+        tip === last || parentOfTip === last,
+        "the branch is on the last acknowledged commit or the next",
+      );
+      git(["cat-file", "-p", `${tip}:log.txt`]);
+    }
+    const resumed = createGitCheckpointer({ gitDir, workTree, clock: { now: () => Date.now() } });
+    await resumed.init();
+    await resumed.startRun("run-1");
+    const next = await resumed.commit({
+      codonId: "after",
+      codonName: "after",
+      type: "completed",
+      globs: ["log.txt"],
+    });
+    await resumed.close();
+    assert.equal(
+      git(["cat-file", "-p", `${next.sha}:log.txt`]),
+      await readFile(join(workTree, "log.txt"), "utf8"),
+    );
+    assert.equal(git(["fsck", "--strict", "--no-dangling"]), "");
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+/** Runs the child until it acknowledged `count` commits, then SIGKILLs it; returns what it acknowledged. */
+function runAndKill(gitDir: string, workTree: string, count: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, gitDir, workTree, "run-1"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const acknowledged: string[] = [];
+    let stderr = "";
+    let pending = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      acknowledged.push(...lines);
+      if (acknowledged.length >= count && child.exitCode === null) child.kill("SIGKILL");
+    });
+    child.on("close", (code, signal) => {
+      if (signal === "SIGKILL") resolve(acknowledged);
+      else reject(new Error(`commit loop exited ${code}: ${stderr}`));
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { JournaledEvent } from "../../src/journal/index.ts";
+import { createFakeClock } from "../../src/testing/index.ts";
+import { acquireLock, parseLockRecord } from "../../src/workspace/lock/index.ts";
+import { codon, sandbox, writeHank } from "../workspace/support.ts";
+import { agentFile, holdRun, runOptions } from "./support.ts";
+
+/**
+ * Item: no split brain. A run is held mid-codon (its agent sleeps on a fake clock): as far as the lock
+ * can tell, its process is suspended. Past the stale time another process takes the lock over. When
+ * the suspended run goes on, it must notice the loss and stop: nothing more in its journal, no
+ * checkpoint, no snapshot, the other process's lock left in place, and a message saying what happened.
+ */
+
+const SLEEP_MS = 60_000;
+const bWorking = (event: JournaledEvent) => event.type === "tool.result" && event.data.codonId === "b";
+
+function lineCount(path: string): number {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line !== "").length;
+}
+
+describe("a process that lost its lock while suspended stops writing", () => {
+  const box = sandbox("lost-lock");
+  after(() => box.remove());
+
+  it("stops before writing anything more, and leaves the new holder's lock alone", async () => {
+    const hank = writeHank(join(box.root, "hank"), [
+      codon("a", "@append trail.txt a", { checkpointedFiles: ["**"] }),
+      codon("b", `@append trail.txt b begin\n@sleep ${SLEEP_MS}\n@append trail.txt b end`),
+      codon("c", "@append trail.txt c"),
+    ]);
+    const held = await holdRun(
+      runOptions(box, hank, { execution: join(box.root, "exec") }),
+      bWorking,
+      SLEEP_MS,
+    );
+    const { layout } = held;
+    const journalBefore = lineCount(layout.eventsPath);
+    const stateBefore = readFileSync(layout.statePath, "utf8");
+
+    // Three minutes later by the clock of another process: the held run's heartbeat is stale.
+    const otherClock = createFakeClock({ start: held.clock.now() + 180_000 });
+    const other = acquireLock(layout.lockPath, {
+      pid: 424242,
+      runId: "other",
+      clock: otherClock,
+      isPidAlive: () => true,
+    });
+    assert.ok(other.ok, other.ok ? "" : other.message);
+
+    held.clock.advance(180_000); // the suspended process runs again
+    const result = await held.handle.done;
+    assert.equal(result.kind, "refused", JSON.stringify(result).slice(0, 300));
+    assert.match(
+      result.kind === "refused" ? result.message : "",
+      /lost the execution's lock while it was suspended: another process took it over \(PID 424242/,
+    );
+    assert.equal(lineCount(layout.eventsPath), journalBefore, "nothing more was journaled");
+    assert.equal(readFileSync(layout.statePath, "utf8"), stateBefore, "no snapshot was written");
+    assert.equal(
+      readFileSync(agentFile(layout, "trail.txt"), "utf8"),
+      "a\nb begin\n",
+      "the agent was stopped",
+    );
+    const lock = parseLockRecord(readFileSync(layout.lockPath, "utf8"));
+    assert.deepEqual([lock?.pid, lock?.generation], [424242, 2], "the new holder's lock is in place");
+    if (other.ok) other.lock.release();
+  });
+});

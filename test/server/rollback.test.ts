@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { JournaledEvent } from "../../src/journal/index.ts";
+import { codon, hankOf, serveHank } from "./support.ts";
+
+const KEEP = { checkpointedFiles: ["*.txt"] };
+const HANK = hankOf([
+  codon("a", "@write notes.txt from a", KEEP),
+  codon("b", "@write notes.txt from b\n@fail API Error: 503 Service Unavailable", KEEP),
+  codon("c", "@say c", KEEP),
+]);
+
+const isType =
+  (type: string) =>
+  (event: JournaledEvent): boolean =>
+    event.type === type;
+
+describe("checkpoints and rollback over the protocol (git checkpoints)", () => {
+  it("lists checkpoints, rolls back a parked run, continues it, and rolls back again with autoRestart", async () => {
+    const served = await serveHank(HANK, { git: true, stayOpen: true, start: false });
+    try {
+      const writer = await served.connect("readandwrite");
+      const reader = await served.connect("readonly");
+      served.host.start(served.server.port);
+      await writer.waitForEvent("server.idle");
+      const notes = () => readFileSync(join(served.exec, "agentRoot", "notes.txt"), "utf8");
+      assert.equal(notes(), "from b");
+
+      reader.send("checkpoint.list");
+      const list = await writer.waitForUnjournaled("checkpoint.list");
+      const runId = served
+        .journal()
+        .find((e) => e.type === "state.transition" && e.data.transitionType === "RunStarted");
+      assert.equal(list.runId, runId?.type === "state.transition" ? runId.data.runId : "?");
+      assert.equal(list.currentBranch, `run/${String(list.runId)}`);
+      const checkpoints = list.checkpoints as { codonId: string; checkpointType: string; status: string }[];
+      assert.deepEqual(
+        checkpoints.map((c) => `${c.codonId} ${c.checkpointType} ${c.status}`),
+        ["a completed completed", "b error failed"],
+      );
+
+      let mark = writer.frames.length;
+      writer.send("rollback.toCodon", { codonId: "nope", checkpointType: "completed" });
+      const unknown = await writer.waitForUnjournaled("error", mark);
+      assert.match(String(unknown.message), /nope/);
+      assert.equal(served.host.status.parked, true, "a refused rollback leaves the parked run waiting");
+
+      mark = writer.frames.length;
+      writer.send("rollback.toCodon", { codonId: "a", checkpointType: "completed" });
+      writer.send("codon.next");
+      const gated = await writer.waitForUnjournaled("error", mark);
+      assert.equal(gated.code, "ROLLBACK_IN_PROGRESS");
+      assert.equal(gated.context, "Attempted command: codon.next");
+      const idle = await writer.waitForEvent(
+        "server.idle",
+        (e) => e.type === "server.idle" && e.data.reason === "rollback-completed",
+      );
+      assert.equal(
+        idle.type === "server.idle" && idle.data.message,
+        "Rolled back to a (completed). Use 'codon.next' to continue.",
+      );
+      assert.equal(notes(), "from a");
+      assert.equal(served.host.phase, "ended");
+      const journal = served.journal();
+      const stopped = journal.findIndex(
+        (e) => e.type === "state.transition" && e.data.transitionType === "RunFailed",
+      );
+      assert.ok(
+        stopped >= 0 && stopped < journal.findIndex(isType("rollback.started")),
+        "the parked run is stopped first",
+      );
+
+      mark = writer.frames.length;
+      writer.send("codon.next");
+      await writer.waitFor((f) => f.kind === "event" && f.event.type === "server.idle", mark);
+      assert.equal(served.host.phase, "live");
+      assert.equal(served.host.status.parked, true);
+
+      mark = writer.frames.length;
+      writer.send("rollback.toLastSuccess", { autoRestart: true });
+      const completed = await writer.waitFor(
+        (f) => f.kind === "event" && f.event.type === "rollback.completed",
+        mark,
+      );
+      assert.equal(
+        completed.kind === "event" &&
+          completed.event.type === "rollback.completed" &&
+          completed.event.data.autoRestart,
+        true,
+      );
+      await writer.waitFor(
+        (f) => f.kind === "event" && f.event.type === "server.idle",
+        writer.frames.indexOf(completed),
+      );
+      writer.send("codon.skip");
+      await writer.waitFor(
+        (f) =>
+          f.kind === "event" &&
+          f.event.type === "state.transition" &&
+          f.event.data.transitionType === "RunCompleted",
+      );
+      assert.equal(served.host.phase, "ended");
+      writer.send("server.shutdown");
+      const end = await served.host.ended;
+      assert.equal(end.exitCode, 0);
+      assert.equal(end.result?.kind === "ran" && end.result.outcome, "completed");
+      const rollbacks = served.journal().filter(isType("rollback.completed")).length;
+      assert.equal(rollbacks, 2);
+      assert.deepEqual(
+        reader.events().map((e) => e.seq),
+        writer.events().map((e) => e.seq),
+      );
+    } finally {
+      await served.remove();
+    }
+  });
+});
