@@ -70,6 +70,8 @@ async function directCommits(files: number, commits: number): Promise<number[]> 
       await checkpointer.commit({ ...base, changedPaths: [CHANGED] });
       times.push(performance.now() - start);
     }
+    // Waits for the store's background packing, which would otherwise write while the folder is removed.
+    await checkpointer.close?.();
     return times;
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 import type { CheckpointSizeResult } from "../cases/checkpoint-size.ts";
+import type { EngineCaseResult } from "../cases/engine-case.ts";
 import { atMost, type FigureLine, figure, fromSummary } from "../lib/figure.ts";
 import { summarize } from "../lib/stats.ts";
-import type { Suite } from "../lib/suite.ts";
+import type { Suite, SuiteContext } from "../lib/suite.ts";
 
 const BENCH = "checkpoint-size";
 
@@ -46,6 +47,7 @@ export const checkpointSizeSuite: Suite = {
         figure(spec("git-spawns", "spawns/codon"), [result.gitSpawnsPerCodon]),
       );
     }
+    figures.push(...(await storeFootprint(context)));
     const small = sizes[0] ?? 100;
     const large = sizes[sizes.length - 1] ?? small;
     figures.push(
@@ -69,4 +71,46 @@ function ratio(
     { bench: BENCH, figure: name, unit: "x", ...(withTarget && { target: atMost(3) }) },
     { median: a.median / b.median, min: a.min / b.max, max: a.max / b.min, runs: Math.min(a.runs, b.runs) },
   );
+}
+
+/**
+ * The checkpoint store a long loop leaves: 1,000 codons (200 with `--quick`) that each append a line to
+ * one tracked file, through the CLI's hooks, then the checkpointer's close (its last packing). Bytes and
+ * files of the git store (bytes per 1,000 checkpoints, files in all); targets ≤ 1 MB and ≤ 50 files.
+ */
+async function storeFootprint(context: SuiteContext): Promise<FigureLine[]> {
+  const codons = context.quick ? 200 : 1000;
+  context.log(`  store footprint: ${codons} checkpoints of an append loop`);
+  const [run] = await context.runCase<EngineCaseResult>({
+    name: "engine",
+    args: {
+      fixture: {
+        shape: { kind: "loop", iterations: codons },
+        prompt: "@append log.txt one more line",
+        checkpointedFiles: ["**"],
+      },
+      mode: "full",
+    },
+  });
+  if (run === undefined || run.status !== "completed") throw new Error(`store footprint: ${run?.status}`);
+  const per1000 = 1000 / run.codons;
+  const spec = (name: string, unit: string) => ({ bench: BENCH, figure: `append-loop/${name}`, unit });
+  return [
+    figure(
+      { ...spec("store-bytes", "MB/1000 checkpoints"), target: atMost(1), note: "after the run's close" },
+      [(run.store.bytes / 1e6) * per1000],
+    ),
+    figure(
+      {
+        ...spec("store-files", "files"),
+        target: atMost(50),
+        note: `in the store after ${run.codons} checkpoints`,
+      },
+      [run.store.files],
+    ),
+    figure({ ...spec("per-codon", "ms/codon"), note: "whole codon, CLI hooks with git" }, [
+      run.totalMs / run.codons,
+    ]),
+    figure({ ...spec("close", "ms"), note: "Checkpointer.close: the last packing" }, [run.closeMs]),
+  ];
 }

@@ -68,6 +68,9 @@ async function shape(
   context.log(`  ${name}: CLI hooks without git (journal + state.json)`);
   const journal = await run("journal");
   requireCompleted(journal, name);
+  context.log(`  ${name}: CLI hooks without git, durable journal (fsync per codon boundary)`);
+  const durable = await run("durable");
+  requireCompleted(durable, name);
   context.log(`  ${name}: full CLI hooks (git checkpoints)`);
   const full = await run("full");
   requireCompleted(full, name);
@@ -80,15 +83,22 @@ async function shape(
     figure(
       {
         ...spec("without-checkpoint"),
-        target: atMost(2),
+        target: atMost(0.15),
         note: "the CLI's workspace hooks with a checkpointer that records nothing: journal + state.json",
       },
       perCodon(journal, (r) => r.totalMs),
     ),
     figure(
       {
+        ...spec("durable-journal"),
+        note: "without-checkpoint with --durable: fsync at every codon boundary",
+      },
+      perCodon(durable, (r) => r.totalMs),
+    ),
+    figure(
+      {
         ...spec("with-checkpoint"),
-        target: atMost(25),
+        target: atMost(2),
         note: "the CLI's workspace hooks: journal, state.json, git",
       },
       perCodon(full, (r) => r.totalMs),

@@ -86,7 +86,24 @@ describe("classifyAttemptEnd", () => {
       retriable: true,
       message: "Idle timeout: no events received for 5000ms",
     });
-    assert.deepEqual(end.exitStatus, { type: "killed", signal: "SIGTERM" });
+    // No process of the harness's own existed (an in-process session): nothing claims it was killed.
+    assert.deepEqual(end.exitStatus, { type: "none" });
+  });
+
+  it("a stopped session's exit status is how the agent's process really ended", () => {
+    const stopped = (process: { exitCode: number | null; signal: string | null }) => {
+      const outcome: SessionOutcome = {
+        kind: "aborted",
+        reason: "cancel",
+        layers: LAYERS,
+        totals: TOTALS,
+        process,
+      };
+      return classify({ sessions: sessions(outcome, { stopCause: "cancelled" }) }).exitStatus;
+    };
+    assert.deepEqual(stopped({ exitCode: null, signal: "SIGKILL" }), { type: "killed", signal: "SIGKILL" });
+    assert.deepEqual(stopped({ exitCode: 0, signal: null }), { type: "success" });
+    assert.deepEqual(stopped({ exitCode: 3, signal: null }), { type: "error", code: 3 });
   });
 
   it("context exhaustion is success only in a contextExceeded loop or after extensions", () => {

@@ -1,5 +1,6 @@
 import type { TerminateOn } from "../hank/schema/index.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
+import type { AgentProcessExit } from "../harness/harness.ts";
 import type { ActiveCodonStatus, CodonEndReasons, EndReason, ExitStatus } from "../journal/index.ts";
 import { type AttemptEnd, endReasonsOf, NO_LAYERS } from "./attempt-types.ts";
 import type { CodonLimits } from "./budget/index.ts";
@@ -17,8 +18,19 @@ export interface AttemptEndInput {
   readonly durationMs: number;
 }
 
-const KILLED: ExitStatus = { type: "killed", signal: "SIGTERM" };
 const ERROR_EXIT: ExitStatus = { type: "error", code: 1 };
+
+/**
+ * The exit status of a session the engine stopped: how the agent's process really ended when the
+ * harness ran one, and `none` when there was no process to end (an in-process SDK session, the
+ * scripted agent), never an invented `killed SIGTERM`.
+ */
+function stoppedExit(process: AgentProcessExit | undefined): ExitStatus {
+  if (process === undefined) return { type: "none" };
+  if (process.signal !== null) return { type: "killed", signal: process.signal };
+  if (process.exitCode === null) return { type: "none" };
+  return process.exitCode === 0 ? { type: "success" } : { type: "error", code: process.exitCode };
+}
 
 /**
  * How an attempt that ran the agent ended. Pure. The engine's own stops (budget, idle timeout, cancel)
@@ -51,13 +63,14 @@ function endsOf(input: AttemptEndInput): Ends {
   };
   const failedDuring = sessions.started ? "running" : "initializing";
   const reasons = (codon: EndReason): CodonEndReasons => endReasonsOf(last.outcome.layers, codon);
+  const stopped = stoppedExit(last.outcome.process);
   return {
     success: (contextExceeded, codon = "completed") => ({
       ...facts,
       kind: "success",
       contextExceeded,
       endReasons: reasons(codon),
-      exitStatus: codon === "aborted" ? KILLED : { type: "success" },
+      exitStatus: codon === "aborted" ? stopped : { type: "success" },
     }),
     failure: (reason, codon, killed = false) => ({
       ...facts,
@@ -65,14 +78,14 @@ function endsOf(input: AttemptEndInput): Ends {
       reason,
       failedDuring,
       endReasons: reasons(codon),
-      exitStatus: killed ? KILLED : ERROR_EXIT,
+      exitStatus: killed ? stopped : ERROR_EXIT,
     }),
     cancelled: () => ({
       ...facts,
       kind: "cancelled",
       failedDuring,
       endReasons: reasons("aborted"),
-      exitStatus: KILLED,
+      exitStatus: stopped,
     }),
   };
 }

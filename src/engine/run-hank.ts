@@ -5,7 +5,6 @@ import {
   applyDecision,
   buildPlan,
   decideAfterCodon,
-  firstLoopStop,
   LOOP_STOP_RULES,
   nextCodon,
   resolveCodon,
@@ -14,13 +13,13 @@ import {
 import { runAgentEnv } from "../workspace/agent-env.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
 import { LoopLedger } from "./budget/loop-ledger.ts";
+import { askCallerRules } from "./caller-stop.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
 import { executeCodon } from "./execute-codon.ts";
 import { loopReportEvents } from "./loop-report.ts";
-import { firstCallerStop, loopStopContext } from "./loop-stop-predicate.ts";
 import { type BudgetOutcome, budgetOutcome, emitBudgetSummary } from "./run-budget-summary.ts";
-import { carriesOnAfter, completionMessage, type Ending, runEndingAfter } from "./run-ending.ts";
+import { completionMessage, type Ending, runEndingAfter } from "./run-ending.ts";
 import { type BoundaryDirective, RunInbox } from "./run-inbox.ts";
 import { ownPreviousSession, previousSession } from "./session-resume.ts";
 import { Transitions } from "./transitions.ts";
@@ -213,7 +212,12 @@ class RunDriver {
     outcome: CodonOutcome,
     stopMessage?: string,
   ): Promise<Ending | undefined> {
-    const callerStop = await this.askCallerRules(entry, outcome);
+    const callerStop = this.decided.has(entry.runtimeId)
+      ? undefined
+      : await askCallerRules(
+          { hank: this.input.hank, rules: this.input.stopRules, entry, outcome },
+          this.deps.signal,
+        );
     if (callerStop !== undefined && "failed" in callerStop) {
       this.deps.sink.emitAll(outcome.pending);
       return { status: "failed", message: callerStop.failed };
@@ -221,31 +225,6 @@ class RunDriver {
     const ending = await this.afterCodon(entry, outcome, callerStop);
     this.deps.hooks?.persist?.(this.plan);
     return stopMessage === undefined ? ending : { status: "aborted", message: stopMessage };
-  }
-
-  /** The caller's stop rules, for a loop codon whose iteration carries on; a throwing rule fails the run. */
-  private async askCallerRules(
-    entry: PlannedCodon,
-    outcome: CodonOutcome,
-  ): Promise<LoopStop | { readonly failed: string } | undefined> {
-    const rules = this.input.stopRules ?? [];
-    const context = loopStopContext(entry, outcome.finish, outcome.result, this.deps.signal);
-    if (rules.length === 0 || context === undefined || this.decided.has(entry.runtimeId)) return undefined;
-    if (!carriesOnAfter(outcome) || this.builtInStop(entry, outcome) !== undefined) return undefined;
-    try {
-      const verdict = await firstCallerStop(rules, context);
-      return verdict && { cause: "rule", ruleCause: verdict.cause, dropRemaining: true };
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { failed: `A stop rule failed after codon ${entry.runtimeId}: ${reason}` };
-    }
-  }
-
-  /** The built-in rules' verdict for a loop codon; they keep precedence over the caller's. */
-  private builtInStop(entry: PlannedCodon, outcome: CodonOutcome): LoopStop | undefined {
-    const terminateOn = terminateOnOf(this.input.hank, entry);
-    if (entry.loop === undefined || terminateOn === undefined) return undefined;
-    return firstLoopStop(LOOP_STOP_RULES, { placement: entry.loop, finish: outcome.finish, terminateOn });
   }
 
   /** Applies the plan's decision and reports loop iterations; returns how the run ends, if it does. */

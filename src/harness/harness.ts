@@ -106,10 +106,23 @@ export interface SessionTotals {
   readonly costUsd: number | null;
 }
 
+/** How the agent's own process ended: an exit code, or the signal that ended it. */
+export interface AgentProcessExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
 interface OutcomeBase {
   readonly sessionId?: string;
   readonly layers: LayerEndReasons;
   readonly totals: SessionTotals;
+  /**
+   * How the agent's process ended, on the outcome of a session the engine aborted, from harnesses
+   * that run the agent as a process of their own (the command harness). Absent when no such process
+   * existed (an in-process SDK session, the scripted agent): the codon's `exitStatus` then never
+   * claims a process was killed.
+   */
+  readonly process?: AgentProcessExit;
 }
 
 /** How a session ended. Expected failures are values, never throws. */

@@ -33,7 +33,7 @@ describe("shared budget starvation (scenario 12)", () => {
       success: true,
       cost: 0.8,
       duration: 0,
-      exitStatus: { type: "killed", signal: "SIGTERM" },
+      exitStatus: { type: "none" },
       budgetExceeded: { currency: "cost", limit: 0.7, used: 0.8 },
       endReasons: STOPPED,
       attempt: 1,
@@ -143,7 +143,7 @@ describe("a dollar budget stops a session", () => {
       message: "Budget exceeded: Cost $0.6000 exceeded limit $0.5000 [codon cap]",
     });
     assert.deepEqual(a?.budgetExceeded, { currency: "cost", limit: 0.5, used: 0.6 });
-    assert.deepEqual(a?.exitStatus, { type: "killed", signal: "SIGTERM" });
+    assert.deepEqual(a?.exitStatus, { type: "none" });
     assert.equal(run.data("budget.summary")[0]?.rows[0]?.status, "failed");
     assert.deepEqual(
       { status: run.result.status, exitCode: run.result.exitCode },

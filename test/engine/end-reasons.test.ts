@@ -90,7 +90,7 @@ describe("end reasons on codon.completed", () => {
       { endReasons: a?.endReasons, exitStatus: a?.exitStatus, failureReason: a?.failureReason },
       {
         endReasons: { stream: "aborted", toolBatch: "completed", turn: "aborted", codon: "aborted" },
-        exitStatus: { type: "killed", signal: "SIGTERM" },
+        exitStatus: { type: "none" },
         failureReason: undefined,
       },
     );

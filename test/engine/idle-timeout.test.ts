@@ -39,7 +39,7 @@ describe("idle timeout", () => {
         success: false,
         cost: 0,
         duration: 5000,
-        exitStatus: { type: "killed", signal: "SIGTERM" },
+        exitStatus: { type: "none" },
         failureReason: {
           type: "timeout",
           retriable: true,

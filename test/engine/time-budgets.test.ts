@@ -98,7 +98,7 @@ describe("the hank's time budget", () => {
     assert.deepEqual(
       { exitStatus: c?.exitStatus, codonEnd: c?.endReasons?.codon, budgetExceeded: c?.budgetExceeded },
       {
-        exitStatus: { type: "killed", signal: "SIGTERM" },
+        exitStatus: { type: "none" },
         codonEnd: "aborted",
         budgetExceeded: { currency: "duration", limit: 0, used: 0 },
       },

@@ -42,6 +42,7 @@ describe("command harness: aborts and the process group", () => {
       totals: NO_USAGE,
       layers: { stream: "aborted", toolBatch: "aborted", turn: "aborted" },
       reason: "Idle timeout: no events received for 180000ms",
+      process: { exitCode: null, signal: "SIGTERM" },
     });
     assert.deepEqual(events.at(-1), { type: "turn.ended", reason: "aborted" });
     const pids = readPids(ws.dir);
@@ -69,6 +70,7 @@ describe("command harness: aborts and the process group", () => {
     const outcome = await session.outcome;
     assert.deepEqual(texts, ["ready", "got SIGTERM"]);
     assert.equal(outcome.kind, "aborted");
+    assert.deepEqual(outcome.process, { exitCode: null, signal: "SIGKILL" });
     await eventually(() => !isRunning(readPids(ws.dir).agent));
   });
 

@@ -46,6 +46,7 @@ describe("decideOutcome", () => {
       totals: NO_USAGE,
       layers: { stream: "aborted", toolBatch: "aborted", turn: "aborted" },
       reason: "budget",
+      process: { exitCode: null, signal: "SIGTERM" },
     });
   });
 

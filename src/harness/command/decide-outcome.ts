@@ -111,7 +111,8 @@ export function decideOutcome(facts: OutcomeFacts): SessionOutcome {
   }
   if (facts.abortReason !== undefined) {
     const aborted = layers("aborted", facts.pendingTools > 0 ? "aborted" : "completed", worst);
-    return { kind: "aborted", ...base, layers: aborted, reason: facts.abortReason };
+    const process = { exitCode: facts.exit.exitCode, signal: facts.exit.signal };
+    return { kind: "aborted", ...base, layers: aborted, reason: facts.abortReason, process };
   }
   if (facts.verdict !== undefined) return fromVerdict(facts, facts.verdict, base);
   if (!facts.reportsResult && facts.exit.exitCode === 0) {
