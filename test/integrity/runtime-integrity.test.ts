@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { progressPrinter } from "../../src/cli/run/progress-printer.ts";
 import type { JournaledEvent } from "../../src/journal/index.ts";
 import { runExecution } from "../../src/runner/index.ts";
 import { runOptions } from "../runner/support.ts";
@@ -33,7 +34,9 @@ describe("the runtime notices what an agent or a hand changed behind its back", 
       ),
       codon("after", "@say nothing more"),
     ]);
-    const result = await runExecution(runOptions(box, hank, { data }));
+    const printed: string[] = [];
+    const printer = progressPrinter({ write: (text) => printed.push(text) });
+    const result = await runExecution({ ...runOptions(box, hank, { data }), listeners: [printer] });
     assert.equal(result.kind === "ran" && result.outcome, "completed", JSON.stringify(result).slice(0, 300));
     const events = await journal(onlyExecution(box));
     const reports = warningsOf(events, "data-source-changed");
@@ -45,6 +48,7 @@ describe("the runtime notices what an agent or a hand changed behind its back", 
       report?.message ?? "",
       /changed during codon vandal: 1 modified \(input\.csv\), 1 removed \(notes\.txt\)/,
     );
+    assert.match(printed.join(""), /Data: {6}the read-only data source changed during vandal/);
   });
 
   it("reports a journal edited between runs when the execution resumes, and runs on", async () => {

@@ -38,6 +38,22 @@ describe("run summary and heartbeat lines", () => {
     ]);
     const real = renderRunSummary({ verdict: "failed", state, elapsedMs: 0, costSource: "real" });
     assert.equal(real[2], "  Cost:      $1.5000");
+    assert.equal(real.length, 4, "no data line when the data source did not change");
+  });
+
+  it("says when the read-only data source changed, and during which codons", () => {
+    const state = stateWith([{ id: "a", status: "completed" }]);
+    const lines = renderRunSummary({
+      verdict: "completed",
+      state,
+      elapsedMs: 0,
+      costSource: "none",
+      dataSourceChangedBy: ["vandal", "fix#1"],
+    });
+    assert.equal(
+      lines.at(-1),
+      "  Data:      the read-only data source changed during vandal, fix#1 (see the warnings above)",
+    );
   });
 
   it("names the phase: the active codon and its retry, between codons, or parked", () => {

@@ -28,6 +28,8 @@ export interface RunSummaryInput {
   /** Milliseconds the execution's runs took, resumed runs included. */
   readonly elapsedMs: number;
   readonly costSource: CostSource;
+  /** Codons during which the read-only data source changed (journaled `data-source-changed` warnings). */
+  readonly dataSourceChangedBy?: readonly string[];
 }
 
 /** The summary block: how the run ended, its codons, tokens, cost and time. */
@@ -51,6 +53,15 @@ export function renderRunSummary(input: RunSummaryInput): string[] {
     `  Tokens:    ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out${cache}`,
     `  Cost:      $${totals.cost.toFixed(4)}${costNote(input.costSource)}`,
     `  Elapsed:   ${formatDuration(input.elapsedMs)}`,
+    ...dataSourceLine(input.dataSourceChangedBy),
+  ];
+}
+
+/** Said only when it happened: the agent changed the data it was told is read-only. */
+function dataSourceLine(codons: readonly string[] | undefined): string[] {
+  if (codons === undefined || codons.length === 0) return [];
+  return [
+    `  Data:      the read-only data source changed during ${codons.join(", ")} (see the warnings above)`,
   ];
 }
 

@@ -32,6 +32,8 @@ interface RunFacts {
   costSource: CostSource;
   lastTool: LastTool | undefined;
   parked: boolean;
+  /** Codons during which the data source changed, in order, once each. */
+  dataSourceChangedBy: string[];
 }
 
 /** One readable line (or block) per event worth a human's attention; everything else stays in the journal. */
@@ -66,7 +68,7 @@ export function progressLine(event: JournaledEvent, state: RunState, facts?: Run
     case "rig.setup.failed":
       return `! rig setup of ${event.data.codonId} failed (${event.data.failureType})${event.data.ignored ? ", ignored" : ""}`;
     case "state.transition":
-      return runTransitionLine(event, state, facts?.costSource ?? "none");
+      return runTransitionLine(event, state, facts);
     default:
       return undefined;
   }
@@ -75,15 +77,17 @@ export function progressLine(event: JournaledEvent, state: RunState, facts?: Run
 function runTransitionLine(
   event: Extract<JournaledEvent, { type: "state.transition" }>,
   state: RunState,
-  costSource: CostSource,
+  facts: RunFacts | undefined,
 ): string | undefined {
+  const costSource = facts?.costSource ?? "none";
   const { transitionType } = event.data;
   if (transitionType === "RunStarted") return `> run ${event.data.runId ?? ""} started`;
   if (transitionType === "RunCompleted" || transitionType === "RunFailed") {
     const aborted = event.data.transition.data.reason === "aborted";
     const verdict = transitionType === "RunCompleted" ? "completed" : aborted ? "aborted" : "failed";
     const elapsedMs = runsElapsedMs(state, Date.parse(event.timestamp));
-    return renderRunSummary({ verdict, state, elapsedMs, costSource }).join("\n");
+    const dataSourceChangedBy = facts?.dataSourceChangedBy ?? [];
+    return renderRunSummary({ verdict, state, elapsedMs, costSource, dataSourceChangedBy }).join("\n");
   }
   if (transitionType === "RunCrashed")
     return `! an earlier run (${event.data.runId ?? "?"}) crashed; continuing it`;
@@ -111,6 +115,9 @@ function observe(facts: RunFacts, event: JournaledEvent, now: number): void {
       at: now,
       ...(target !== undefined && { target }),
     };
+  } else if (event.type === "error" && event.data.code === "data-source-changed") {
+    const codon = event.data.codon ?? "the run";
+    if (!facts.dataSourceChangedBy.includes(codon)) facts.dataSourceChangedBy.push(codon);
   } else if (event.type === "server.idle") {
     facts.parked = true;
   } else if (event.type === "codon.started" || event.type === "state.transition") {
@@ -136,7 +143,7 @@ function toolTarget(input: Readonly<Record<string, unknown>> | undefined): strin
 export function progressPrinter(output: ProgressOutput, options: ProgressOptions = {}): EventListener {
   const clock = options.clock ?? unrefClock();
   const quietMs = options.heartbeatMs ?? HEARTBEAT_MS;
-  const facts: RunFacts = { costSource: "none", lastTool: undefined, parked: false };
+  const facts: RunFacts = { costSource: "none", lastTool: undefined, parked: false, dataSourceChangedBy: [] };
   let latest: RunState | undefined;
   let startedAt: number | undefined;
   let lastLineAt = 0;
