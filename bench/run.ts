@@ -13,6 +13,7 @@ import { type CaseRunner, createCaseRunner } from "./lib/run-case.ts";
 import type { Suite, SuiteContext } from "./lib/suite.ts";
 import { markdownTable } from "./lib/table.ts";
 import { checkpointSizeSuite } from "./suites/checkpoint-size.ts";
+import { cliToolsSuite } from "./suites/cli-tools.ts";
 import { codonOverhead } from "./suites/codon-overhead.ts";
 import { coldStart } from "./suites/cold-start.ts";
 import { journalSuite } from "./suites/journal.ts";
@@ -35,6 +36,7 @@ const SUITES: readonly Suite[] = [
   loopsSuite,
   serverSuite,
   sentinelsSuite,
+  cliToolsSuite,
 ];
 
 const repoRoot = resolve(import.meta.dirname, "..");

@@ -145,6 +145,7 @@ export { systemClock } from "./util/clock.ts";
 // Programmatic workflows: loop() and the single step, run(), over the same runtime.
 export type {
   Agent,
+  AgentTools,
   ArgumentIssue,
   DurableOptions,
   Lifetime,

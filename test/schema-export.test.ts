@@ -49,6 +49,7 @@ describe("schemas/hank.schema.json", () => {
       "hello/hank.json",
       "loops/hank/counter/hank.json",
       "loops/hank/idle/hank.json",
+      "loops/hank/triage/hank.json",
       "revise-loop/hank.json",
       "sentinel-watch/hank.json",
     ]);

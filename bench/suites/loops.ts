@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { openSqliteLoopStore, startDaemon } from "../../src/daemon/index.ts";
+import { GenerationHistory } from "../../src/loops/coordinator/generation-history.ts";
 import { effectiveBudgets, ZERO_METERS } from "../../src/loops/model/budgets.ts";
 import type { GateVerdict } from "../../src/loops/model/generation-facts.ts";
 import { generationHash } from "../../src/loops/model/generation-hash.ts";
@@ -29,6 +30,11 @@ export const loopsSuite: Suite = {
     const generations = context.quick ? 100 : 500;
     context.log(`  ${generations} generations of one run, coordinator work only`);
     const perGeneration = await coordinatorCost(join(dir, "cost.db"), generations);
+    // Constant per generation: the last generations cost what the first ones do.
+    const cpuMedian = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1] ?? 0;
+    context.log(
+      `  CPU median, first 100 generations ${cpuMedian(perGeneration.cpu.slice(0, 100)).toFixed(2)} ms, last 100 ${cpuMedian(perGeneration.cpu.slice(-100)).toFixed(2)} ms`,
+    );
     const runs = context.quick ? 200 : 1000;
     context.log(`  ${runs} live runs: reopen the store and list them`);
     const restart = await restartCost(join(dir, "restart.db"), runs);
@@ -95,10 +101,12 @@ async function coordinatorCost(path: string, count: number): Promise<{ wall: num
   const token = (await store.acquireLease("bench", "bench", Date.now(), 60_000)) ?? 0;
   const wall: number[] = [];
   const cpu: number[] = [];
+  // As a driver does: the whole history once, then only from the last generation on.
+  const history = new GenerationHistory(store, "bench");
   for (let n = 1; n <= count; n += 1) {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    await boundary(store, token, n);
+    await boundary(store, history, token, n);
     const used = process.cpuUsage(cpuBefore);
     wall.push(performance.now() - started);
     cpu.push((used.user + used.system) / 1000);
@@ -107,9 +115,14 @@ async function coordinatorCost(path: string, count: number): Promise<{ wall: num
   return { wall, cpu };
 }
 
-async function boundary(store: LoopStore, token: number, n: number): Promise<void> {
+async function boundary(
+  store: LoopStore,
+  generations: GenerationHistory,
+  token: number,
+  n: number,
+): Promise<void> {
   const run = (await store.getRun("bench")) as LoopRunRecord;
-  const history = await store.generations("bench");
+  const history = await generations.read();
   await store.pendingCommands("bench");
   const messages = await store.messages("bench");
   const facts = history.map((g) => g.facts);

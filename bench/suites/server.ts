@@ -48,7 +48,7 @@ export const serverSuite: Suite = {
   title: "WebSocket server (latency and per-codon overhead with 10 clients)",
   async run(context) {
     const iterations = context.quick ? 200 : 1000;
-    const repeat = context.quick ? 1 : 3;
+    const repeat = context.quick ? 1 : 5;
     const runs: Record<Config, CaseResult[]> = { "no-server": [], server: [], clients: [] };
     for (let round = 0; round < repeat; round++) {
       for (const config of ["no-server", "server", "clients"] as const) {

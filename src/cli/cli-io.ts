@@ -21,4 +21,6 @@ export interface CliIo {
   readonly runtime: RuntimeInfo;
   /** Cancels a running hank (the binary aborts it on SIGINT/SIGTERM). */
   readonly signal?: AbortSignal;
+  /** Where `-` (data from stdin) reads; default: the process's standard input. */
+  readonly stdin?: AsyncIterable<Buffer | string>;
 }

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { InlineInput } from "./inline-input/inline-input.ts";
 
 /**
  * The typed options of a run or a validation, checked at the edge so that the commands downstream
@@ -35,6 +36,14 @@ export interface CliOptions {
   readonly host?: string;
   /** Token WebSocket clients must present. */
   readonly token?: string;
+  /** `-i <text>` or `-` (stdin): the data, stored in the inputs cache before the run. */
+  readonly inlineInput?: InlineInput;
+  /** `--no-wipe`: with `--start-new --force`, keep the existing agentRoot/. */
+  readonly noWipe?: boolean;
+  /** `--no-autostart`: the run opens paused and waits for a client's codon.next / codon.start. */
+  readonly noAutostart?: boolean;
+  /** `--idle-timeout`: close WebSocket clients silent this many seconds (1-255; 0 is never, left out). */
+  readonly idleTimeout?: number;
 }
 
 export type OptionsRead =
@@ -52,7 +61,12 @@ export interface PathsFromArgs {
 
 export const SHIM_IDLE_TIMEOUT_MAX_SECONDS = 1800;
 
-export function readCliOptions(raw: RawOptions, paths: PathsFromArgs, cwd: string): OptionsRead {
+export function readCliOptions(
+  raw: RawOptions,
+  paths: PathsFromArgs,
+  cwd: string,
+  inlineInput?: InlineInput,
+): OptionsRead {
   const maxCost = positiveNumber(
     raw,
     "maxCost",
@@ -71,6 +85,8 @@ export function readCliOptions(raw: RawOptions, paths: PathsFromArgs, cwd: strin
   if (typeof shimIdleTimeout === "string") return { ok: false, message: shimIdleTimeout };
   const server = serverOptions(raw);
   if (typeof server === "string") return { ok: false, message: server };
+  const idleTimeout = idleTimeoutSeconds(raw);
+  if (typeof idleTimeout === "string") return { ok: false, message: idleTimeout };
   const options: CliOptions = {
     ...paths,
     ...optional("model", text(raw, "model")),
@@ -88,6 +104,10 @@ export function readCliOptions(raw: RawOptions, paths: PathsFromArgs, cwd: strin
     copy: raw.copy === true,
     ...optional("durable", raw.durable === true ? true : undefined),
     ignoreRigFailures: raw.ignoreRigFailures === true,
+    ...optional("inlineInput", inlineInput),
+    ...optional("noWipe", raw.wipe === false ? true : undefined),
+    ...optional("noAutostart", raw.autostart === false ? true : undefined),
+    ...optional("idleTimeout", idleTimeout === 0 ? undefined : idleTimeout),
   };
   return { ok: true, options };
 }
@@ -127,6 +147,15 @@ function idleSeconds(raw: RawOptions): number | undefined | string {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (number >= 1 && number <= SHIM_IDLE_TIMEOUT_MAX_SECONDS) return number;
   return `Invalid --shim-idle-timeout value: '${value}'. Expected a whole number of seconds from 1 to ${SHIM_IDLE_TIMEOUT_MAX_SECONDS}.`;
+}
+
+/** `--idle-timeout`: whole seconds 0-255, as the reference validates it. */
+function idleTimeoutSeconds(raw: RawOptions): number | undefined | string {
+  const value = text(raw, "idleTimeout");
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (number >= 0 && number <= 255) return number;
+  return `Invalid --idle-timeout value: '${value}'. Expected a whole number of seconds from 0 to 255 (0: never).`;
 }
 
 /** The WebSocket server flags: a port 0-65535, a bind address, a token of 16+ characters (never echoed). */

@@ -19,9 +19,14 @@ export interface FlagSpec {
   readonly description: string;
   /** Set when the flag's feature is not in this version: what it waits for. */
   readonly pending?: string;
+  /** Set with `pending` for a feature that will not come: why (shown by --help and the refusal). */
+  readonly notPlanned?: string;
   /** Set for spellings kept only for old scripts: the flag to use instead. */
   readonly deprecatedFor?: string;
 }
+
+const PROXY_NOT_PLANNED =
+  "hankweave calls providers through their own SDKs; point a harness at a proxy of your own with its base-URL variable (ANTHROPIC_BASE_URL...)";
 
 export const FLAGS: readonly FlagSpec[] = [
   {
@@ -130,14 +135,12 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     long: "--replay",
     kind: "value",
-    valueName: "path",
-    pending: "replay of recorded executions",
-    description: "Replay a recorded execution without calling a model.",
+    valueName: "execution",
+    description: "Run the hank again as a new execution answered from this recorded one: no model is called.",
   },
   {
     long: "--no-wipe",
     kind: "boolean",
-    pending: "the execution directory manager",
     description: "With --start-new --force, keep the existing agentRoot/.",
   },
   {
@@ -145,8 +148,7 @@ export const FLAGS: readonly FlagSpec[] = [
     short: "-i",
     kind: "value",
     valueName: "text",
-    pending: "inline data inputs",
-    description: "Use this text as the data source.",
+    description: "Use this text as the data source (stored in ~/.hankweave-cache/inputs/); - reads stdin.",
   },
   {
     long: "--port",
@@ -170,60 +172,55 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     long: "--no-autostart",
     kind: "boolean",
-    pending: "the WebSocket server",
-    description: "Wait for a client before starting the first codon.",
+    description: "Open the run paused: a client's codon.next (or codon.start) starts the first codon.",
   },
   {
     long: "--proxy",
     kind: "boolean",
     pending: "the LLM proxy",
+    notPlanned: PROXY_NOT_PLANNED,
     description: "Route model calls through the local LLM proxy.",
   },
   {
     long: "--without-proxy",
     kind: "boolean",
-    pending: "the LLM proxy",
-    description: "Call models directly (the default).",
+    description: "Call models directly: what hankweave always does (kept for old scripts).",
   },
   {
     long: "--anthropic-base-url",
     kind: "value",
     valueName: "url",
     pending: "the LLM proxy",
+    notPlanned: PROXY_NOT_PLANNED,
     description: "Upstream URL for the LLM proxy.",
   },
   {
     long: "--idle-timeout",
     kind: "value",
     valueName: "seconds",
-    pending: "the WebSocket server",
     description: "Close idle WebSocket connections after this many seconds (0-255, 0 = never).",
   },
   {
     long: "--init",
     kind: "boolean",
-    pending: "hank scaffolding",
     description: "Create a starter hank in the current, empty directory.",
   },
   {
     long: "--cleanup",
     kind: "boolean",
-    pending: "the execution directory manager",
-    description: "Remove execution artifacts.",
+    description: "List the executions (-e: one) that would be removed; with -y, remove them.",
   },
   {
     long: "--restore-journal",
     kind: "value",
     valueName: "execution",
-    pending: "journal maintenance",
-    description: "Rebuild a finished run's event journal.",
+    description: "Rebuild the original journal of an execution dieted with --diet-journal.",
   },
   {
     long: "--diet-journal",
     kind: "value",
     valueName: "execution",
-    pending: "journal maintenance",
-    description: "Compress a finished run's event journal.",
+    description: "Move the long bodies of a finished run's journal into its cas/ (reversible).",
   },
   {
     long: "--attach",

@@ -150,10 +150,16 @@ describe("parseArgs", () => {
     });
   });
 
-  it("refuses the pack command for now", () => {
-    assert.deepEqual(parseArgs(["pack"], cwd), {
+  it("hands `pack ...` to the pack command, and refuses pack anywhere but first", () => {
+    assert.deepEqual(parseArgs(["pack", "--check"], cwd), {
+      ok: true,
+      command: { kind: "pack", argv: ["--check"] },
+      warnings: [],
+    });
+    assert.deepEqual(parseArgs(["-m", "scripted", "pack"], cwd), {
       ok: false,
-      message: "The 'pack' command is not available yet. A data directory named pack is written ./pack.",
+      message:
+        "'pack' is a command: write it first (hankweave pack [hank] [options]). A data directory named pack is written ./pack.",
       warnings: [],
     });
   });

@@ -1,8 +1,10 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { resolvePositionals } from "../hank/load.ts";
 import { type PathsFromArgs, type RawOptions, readCliOptions, serverOptions } from "./cli-options.ts";
 import { FLAGS } from "./flags.ts";
+import { inlineConflict, takeInlineInput } from "./inline-input/inline-args.ts";
 import type { AttachOptions, ParsedArgs } from "./parsed-args.ts";
 import { parseSubcommand, SUBCOMMANDS } from "./rollback/parse-rollback-args.ts";
 import { scanArgv } from "./scan-argv.ts";
@@ -17,6 +19,7 @@ export function parseArgs(argv: readonly string[], cwd: string): ParsedArgs {
   if (first === "loops") return { ok: true, command: { kind: "loops", argv: rest }, warnings: [] };
   if (first === "daemon")
     return { ok: true, command: { kind: "loops", argv: ["daemon", ...rest] }, warnings: [] };
+  if (first === "pack") return { ok: true, command: { kind: "pack", argv: rest }, warnings: [] };
   if (first !== undefined && SUBCOMMANDS.includes(first)) return parseSubcommand(first, rest, cwd, parseArgs);
   const scan = scanArgv(argv);
   if (!scan.ok) return { ok: false, message: scan.message, warnings: [] };
@@ -27,17 +30,46 @@ export function parseArgs(argv: readonly string[], cwd: string): ParsedArgs {
   if (raw.help === true) return { ok: true, command: { kind: "help" }, warnings };
   if (raw.version === true) return { ok: true, command: { kind: "version" }, warnings };
   if (raw.attach === true) return attachCommand(raw, positionals, cwd, warnings);
-  if (positionals[0] === "pack") {
+  if (raw.init === true) return { ok: true, command: { kind: "init" }, warnings };
+  if (raw.cleanup === true) return cleanupCommand(raw, positionals, cwd, warnings);
+  for (const [key, action] of [
+    ["dietJournal", "diet"],
+    ["restoreJournal", "restore"],
+  ] as const) {
+    const execution = raw[key];
+    if (typeof execution !== "string") continue;
     return {
-      ok: false,
-      message: "The 'pack' command is not available yet. A data directory named pack is written ./pack.",
+      ok: true,
+      command: { kind: "journal-care", action, execution: resolve(cwd, execution) },
       warnings,
     };
   }
-  const paths = pathsFrom(positionals, raw, cwd);
+  if (positionals[0] === "pack") {
+    return {
+      ok: false,
+      message:
+        "'pack' is a command: write it first (hankweave pack [hank] [options]). A data directory named pack is written ./pack.",
+      warnings,
+    };
+  }
+  const inline = takeInlineInput(positionals, raw);
+  if (typeof inline === "string") return { ok: false, message: inline, warnings };
+  const paths = pathsFrom(inline.positionals, inline.raw, cwd);
   if (typeof paths === "string") return { ok: false, message: paths, warnings };
-  const read = readCliOptions(raw, paths, cwd);
+  const conflict = inlineConflict(inline.input, paths.dataPath);
+  if (conflict !== undefined) return { ok: false, message: conflict, warnings };
+  const read = readCliOptions(inline.raw, paths, cwd, inline.input);
   if (!read.ok) return { ok: false, message: read.message, warnings };
+  if (isBare(raw, positionals) && !existsSync(join(cwd, "hank.json"))) {
+    return { ok: true, command: { kind: "welcome" }, warnings };
+  }
+  if (typeof raw.replay === "string" && raw.validate !== true) {
+    if (typeof raw.execution === "string") {
+      return { ok: false, message: "Error: --replay and --execution cannot be used together.", warnings };
+    }
+    const recording = resolve(cwd, raw.replay);
+    return { ok: true, command: { kind: "replay", recording, options: read.options }, warnings };
+  }
   const kind = raw.validate === true ? "validate" : "run";
   return { ok: true, command: { kind, options: read.options }, warnings };
 }
@@ -100,7 +132,7 @@ function pathsFrom(positionals: readonly string[], raw: RawOptions, cwd: string)
 }
 
 /** Hank locations that are not local paths: remote repositories. */
-const REMOTE = /^(?:https?:\/\/|git@)/;
+const REMOTE = /^(?:https?:\/\/|git@|git\+)/;
 
 /**
  * `--attach [execution | port]`: the one positional is a port when it is a number, an execution
@@ -129,4 +161,41 @@ function attachCommand(
     ...(server.token !== undefined && { token: server.token }),
   };
   return { ok: true, command: { kind: "attach", options }, warnings };
+}
+
+/**
+ * Flags that say what to do; without one of them and without a positional the invocation is bare
+ * (`-p`, `-y`, `-n`, `-m` alone stay bare, as in the reference). A bare call in a directory without
+ * hank.json prints the welcome; with one it runs that hank.
+ */
+const PURPOSEFUL = [
+  "config",
+  "data",
+  "execution",
+  "input",
+  "validate",
+  "cleanup",
+  "headless",
+  "replay",
+  "dietJournal",
+  "restoreJournal",
+] as const;
+
+function isBare(raw: RawOptions, positionals: readonly string[]): boolean {
+  return positionals.length === 0 && PURPOSEFUL.every((key) => raw[key] === undefined);
+}
+
+/** `--cleanup [-e <execution>] [-y]`: takes no positional. */
+function cleanupCommand(
+  raw: RawOptions,
+  positionals: readonly string[],
+  cwd: string,
+  warnings: readonly string[],
+): ParsedArgs {
+  if (positionals.length > 0) {
+    return { ok: false, message: "--cleanup takes no positional; name one execution with -e.", warnings };
+  }
+  const execution = typeof raw.execution === "string" ? resolve(cwd, raw.execution) : undefined;
+  const options = { yes: raw.yes === true, ...(execution !== undefined && { execution }) };
+  return { ok: true, command: { kind: "cleanup", options }, warnings };
 }

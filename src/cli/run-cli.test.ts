@@ -48,7 +48,10 @@ describe("runCli", () => {
     assert.match(out(), /^hankweave 9\.8\.7: /);
     assert.match(out(), /\n {2}-v, --validate {2,}Check the hank/);
     assert.match(out(), /\n {2}--max-cost <usd> {2,}Stop the run/);
-    assert.match(out(), /Accepted but not available in this version:\n {2}--replay <path>/);
+    assert.match(
+      out(),
+      /Not planned \(accepted by name and refused, so old scripts fail clearly\):\n {2}--proxy/,
+    );
   });
 
   it("writes parse errors to stderr and exits 1", async () => {

@@ -25,6 +25,37 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0;
     case "validate":
       return validate(command.options, io);
+    case "init": {
+      const { initHank } = await import("./init/init-command.ts");
+      const outcome = initHank(io.cwd);
+      io.stdout.write(outcome.stdout);
+      io.stderr.write(outcome.stderr);
+      return outcome.exitCode;
+    }
+    case "cleanup": {
+      const { runCleanup } = await import("./cleanup/cleanup-command.ts");
+      return runCleanup(command.options, io);
+    }
+    case "replay": {
+      const { runReplayCommand } = await import("./replay/replay-command.ts");
+      const columns = io.stderr.columns ?? columnsFromEnv(io.env);
+      const render = { color: colorWanted(io.stderr.isTTY, io.env), width: renderWidth(columns) };
+      const signal = io.signal ?? new AbortController().signal;
+      return runReplayCommand(command.recording, command.options, { ...io, argv, signal }, render);
+    }
+    case "journal-care": {
+      const { dietJournal, restoreJournal } = await import("./journal-care/journal-diet.ts");
+      const outcome =
+        command.action === "diet" ? dietJournal(command.execution) : restoreJournal(command.execution);
+      io.stdout.write(outcome.stdout);
+      io.stderr.write(outcome.stderr);
+      return outcome.exitCode;
+    }
+    case "welcome": {
+      const { welcomeText } = await import("./init/welcome.ts");
+      io.stdout.write(welcomeText(io.runtime.version));
+      return 0;
+    }
     case "run":
       return run(command.options, argv, io);
     case "subcommand-help":
@@ -41,6 +72,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         { ...io, argv, signal: io.signal ?? new AbortController().signal },
         render,
       );
+    }
+    case "pack": {
+      const { runPackCommand } = await import("./pack/pack-command.ts");
+      return runPackCommand(command.argv, io);
     }
     case "loops": {
       const { runLoopsCommand } = await import("./loops/loops-command.ts");
@@ -69,7 +104,9 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
   const { runValidate } = await import("./validate-command.ts");
   const columns = io.stdout.columns ?? columnsFromEnv(io.env);
   const render = { color: colorWanted(io.stdout.isTTY, io.env), width: renderWidth(columns) };
-  const outcome = runValidate(options, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
+  const located = await withLocalHank(options, io);
+  if (located === undefined) return 1;
+  const outcome = runValidate(located, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
   io.stdout.write(outcome.stdout);
   return outcome.exitCode;
 }
@@ -80,7 +117,42 @@ async function run(options: CliOptions, argv: readonly string[], io: CliIo): Pro
   const columns = io.stderr.columns ?? columnsFromEnv(io.env);
   const render = { color: colorWanted(io.stderr.isTTY, io.env), width: renderWidth(columns) };
   const signal = io.signal ?? new AbortController().signal;
-  return runHankCommand(optionsFromExecution(options), { ...io, argv, signal }, render);
+  const located = await withLocalHank(options, io);
+  if (located === undefined) return 1;
+  const withData = await withInlineData(located, io);
+  if (typeof withData === "string") {
+    io.stderr.write(`✗ ${withData}\n`);
+    return 1;
+  }
+  return runHankCommand(optionsFromExecution(withData), { ...io, argv, signal }, render);
+}
+
+/**
+ * A bundle (`x.hank`, `x.tar.zst`), a bundle URL or a git location becomes a verified local directory
+ * in the cache before the hank loads; undefined (after printing why) when it cannot.
+ */
+async function withLocalHank(options: CliOptions, io: CliIo): Promise<CliOptions | undefined> {
+  const { needsResolution, resolveHankLocation } = await import("../bundle/index.ts");
+  if (!needsResolution(options.hankPath)) return options;
+  const resolved = await resolveHankLocation(options.hankPath, { env: io.env, version: io.runtime.version });
+  if (!resolved.ok) {
+    io.stderr.write(`${resolved.message}\n`);
+    return undefined;
+  }
+  for (const note of resolved.notes) io.stderr.write(`${note}\n`);
+  return { ...options, hankPath: resolved.hankPath };
+}
+
+/** `-i` / `-`: the data becomes the input's entry in the inputs cache. */
+async function withInlineData(options: CliOptions, io: CliIo): Promise<CliOptions | string> {
+  if (options.inlineInput === undefined) return options;
+  const { materializeInput } = await import("./inline-input/inline-input.ts");
+  try {
+    const dataPath = await materializeInput(options.inlineInput, io.env, io.stdin ?? process.stdin);
+    return { ...options, dataPath };
+  } catch (caught) {
+    return `Cannot store the inline input: ${caught instanceof Error ? caught.message : String(caught)}`;
+  }
 }
 
 /** Without a terminal, `COLUMNS` (when a whole number) says how wide the reader's window is. */

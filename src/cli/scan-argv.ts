@@ -88,6 +88,7 @@ function canonicalName(flag: FlagSpec): string {
 
 function pendingMessage(flag: FlagSpec, name: string): string | undefined {
   if (flag.pending === undefined) return undefined;
+  if (flag.notPlanned !== undefined) return `Flag '${name}' is not planned: ${flag.notPlanned}.`;
   return `Flag '${name}' is not available yet: it needs ${flag.pending}, which this version of hankweave does not have.`;
 }
 

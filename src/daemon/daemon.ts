@@ -67,6 +67,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     newId,
     owner: driverOwner(`daemon-${newId()}`),
     env,
+    limitConfig: options.limitConfig,
     ...(options.pollMs !== undefined && { pollMs: options.pollMs }),
   });
   const pool = new RunPool(options.store, deps, options.log);

@@ -4,6 +4,7 @@ import {
   isOwnerDead,
   type LoopRunRecord,
   type LoopStore,
+  pollDueAt,
 } from "../loops/index.ts";
 
 /**
@@ -14,6 +15,8 @@ import {
  */
 export class RunPool {
   readonly #active = new Map<string, Promise<void>>();
+  /** When each watching run polls next, as its last drive said; unknown runs are driven once to learn it. */
+  readonly #wakeAt = new Map<string, number>();
 
   constructor(
     private readonly store: LoopStore,
@@ -38,15 +41,33 @@ export class RunPool {
       run.leaseOwner !== null && (run.leaseExpiresAt ?? 0) > now && !isOwnerDead(run.leaseOwner);
     if (driverAlive) return false;
     if (run.state === "running") return true;
+    if (run.state === "watching") return this.pollDue(run, now);
     if (run.state !== "paused" && run.state !== "needs-approval") return false;
     return (await this.store.pendingCommands(run.id)).length > 0;
+  }
+
+  /** A watching run is driven when its poll is due: as its last drive said, else as its record says. */
+  private pollDue(run: LoopRunRecord, now: number): boolean {
+    const watch = run.contract.watch;
+    if (watch === null) return false;
+    const wakeAt =
+      this.#wakeAt.get(run.id) ??
+      pollDueAt({
+        armedAtMs: Date.parse(run.createdAt),
+        everySec: watch.everySec,
+        successor: run.trigger === "watch",
+        lastFailedPollMs: null,
+      });
+    return wakeAt <= now;
   }
 
   private start(runId: string): void {
     const task = driveRun(runId, this.deps(runId), { follow: false })
       .then((end) => {
         if (end.kind === "terminal") this.log(`${runId}: ${end.run.state} (${end.run.cause})`);
-        if (end.kind === "waiting")
+        if (end.kind === "waiting" && end.wakeAt !== undefined) this.#wakeAt.set(runId, end.wakeAt);
+        else this.#wakeAt.delete(runId);
+        if (end.kind === "waiting" && end.run.state !== "watching")
           this.log(
             `${runId}: ${end.run.state}${end.run.parkReason === null ? "" : ` (${end.run.parkReason})`}`,
           );

@@ -104,6 +104,7 @@ describe("classifyAttemptEnd", () => {
     assert.deepEqual(stopped({ exitCode: null, signal: "SIGKILL" }), { type: "killed", signal: "SIGKILL" });
     assert.deepEqual(stopped({ exitCode: 0, signal: null }), { type: "success" });
     assert.deepEqual(stopped({ exitCode: 3, signal: null }), { type: "error", code: 3 });
+    assert.deepEqual(stopped({ exitCode: 143, signal: null }), { type: "killed", signal: "SIGTERM" });
   });
 
   it("context exhaustion is success only in a contextExceeded loop or after extensions", () => {

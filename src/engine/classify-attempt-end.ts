@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import type { TerminateOn } from "../hank/schema/index.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
 import type { AgentProcessExit } from "../harness/harness.ts";
@@ -29,7 +30,16 @@ function stoppedExit(process: AgentProcessExit | undefined): ExitStatus {
   if (process === undefined) return { type: "none" };
   if (process.signal !== null) return { type: "killed", signal: process.signal };
   if (process.exitCode === null) return { type: "none" };
-  return process.exitCode === 0 ? { type: "success" } : { type: "error", code: process.exitCode };
+  if (process.exitCode === 0) return { type: "success" };
+  // A process that handles the runtime's signal and exits with 128 + its number (pi exits 143 on
+  // SIGTERM) was ended by that signal, as a shell reports it.
+  const signal = signalNamed(process.exitCode - 128);
+  return signal === undefined ? { type: "error", code: process.exitCode } : { type: "killed", signal };
+}
+
+function signalNamed(number: number): string | undefined {
+  if (number <= 0) return undefined;
+  return Object.entries(constants.signals).find(([, value]) => value === number)?.[0];
 }
 
 /**

@@ -2,7 +2,7 @@ import type { RunOutcome } from "../events/run-outcome.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
 import type { Codon, HankFile } from "../hank/schema/index.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
-import type { HarnessRegistry } from "../harness/harness.ts";
+import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { EventSink } from "./event-sink.ts";
@@ -42,6 +42,11 @@ export interface EngineInput {
    * that remembers its remarks) instead of starting fresh; `continue-previous` codons are unaffected.
    */
   readonly continueOwnSession?: ReadonlySet<string>;
+  /**
+   * Tool settings of codons, by config id (a library agent's `tools`): every session of the codon
+   * carries them in `SessionRequest.tools`. Not a hank field: hank files stay the reference format.
+   */
+  readonly codonTools?: ReadonlyMap<string, ToolSettings>;
 }
 
 /** What a workspace hook gets to know about the codon it acts for. */

@@ -133,6 +133,7 @@ async function runOne(
   onStarted: () => void,
 ): Promise<SessionRunResult> {
   const { ctx } = input;
+  const tools = ctx.input.codonTools?.get(ctx.entry.configId);
   return runSession(
     {
       harness: input.harness,
@@ -147,6 +148,7 @@ async function runOne(
         autoCompact: ctx.codon.autoCompact ?? false,
         attempt: ctx.attempt,
         extension,
+        ...(tools !== undefined && { tools }),
       },
       pricing: input.model.pricing,
       idleTimeoutMs: input.idleTimeoutMs,

@@ -26,7 +26,7 @@ export type PositionalResolution =
 
 export const DEFAULT_HANK_FILE = "hank.json";
 
-const REMOTE = /^(?:https?:\/\/|git@)/;
+const REMOTE = /^(?:https?:\/\/|git@|git\+)/;
 
 export function resolvePositionals(
   args: readonly string[],

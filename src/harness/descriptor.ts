@@ -74,6 +74,12 @@ export interface HarnessDescriptor {
    * script errors), each with its 1-based line in the prompt. Absent: any prompt is fine.
    */
   checkPrompt?(prompt: string): readonly PromptProblem[];
+  /**
+   * The tool names sessions can be restricted to (`SessionRequest.tools`), or `"open"` when any name
+   * is taken (Claude Code's tools are open-ended: MCP tools, new built-ins). Absent: the harness cannot
+   * restrict its agent's tools, and refuses a session that asks it to.
+   */
+  readonly toolNames?: readonly string[] | "open";
   /** Builds the harness for `model` from the run's context. Must not load a provider SDK. */
   create(model: SessionModel, context: HarnessContext): Harness | HarnessMissing;
 }

@@ -28,6 +28,25 @@ export interface SessionModel {
   readonly maxOutputTokens?: number;
 }
 
+/**
+ * Which tools the agent may use, by the names its harness gives them (Claude Code: `Read`, `Bash`...;
+ * pi: `read`, `bash`, `edit`, `write`; the scripted agent: `Write`, `Edit`, `Delete`, `Bash`).
+ * `allow` is the complete set the agent gets (empty: no tools); `deny` removes tools, also from
+ * `allow`. A harness that cannot restrict its agent's tools refuses a session that carries settings,
+ * rather than run the agent with more than it was given.
+ */
+export interface ToolSettings {
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+}
+
+/** Whether `settings` let the agent use `toolName` (no settings: every tool). */
+export function toolPermitted(settings: ToolSettings | undefined, toolName: string): boolean {
+  if (settings === undefined) return true;
+  if (settings.deny?.includes(toolName) === true) return false;
+  return settings.allow === undefined || settings.allow.includes(toolName);
+}
+
 export interface SessionRequest {
   /** Runtime id of the codon (`edit#2`). */
   readonly codonId: string;
@@ -48,6 +67,8 @@ export interface SessionRequest {
   readonly extension: number;
   /** Cancels the session; the outcome is then `aborted` with the signal's reason. */
   readonly signal: AbortSignal;
+  /** Restricts the agent's tools (a library agent's `tools`); absent: the harness's own tool set. */
+  readonly tools?: ToolSettings;
 }
 
 /** Token counts of one model response (an increment, not a running total). */

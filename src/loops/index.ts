@@ -30,6 +30,7 @@ export {
 export * from "./model/run-states.ts";
 export { STATE_TABLE, transition } from "./model/state-table.ts";
 export { type Decision, decide } from "./model/stop-model.ts";
+export { parseSourceOutput, pollDueAt, type WatchItem } from "./model/watch.ts";
 export { LeaseLostError, type LoopStore, StaleStateError } from "./store/loop-store.ts";
 export type * from "./store/store-records.ts";
 export { COMMAND_TYPES } from "./store/store-records.ts";

@@ -3,6 +3,7 @@ import type { EventListener, LoopStopPredicate } from "../engine/index.ts";
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { ValidationIssue } from "../hank/issues.ts";
 import type { ValidationReport } from "../hank/validate/index.ts";
+import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { RunState } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
@@ -32,6 +33,8 @@ export interface ExecutionOptions {
    */
   readonly newRun?: boolean;
   readonly force?: boolean;
+  /** With `startNew` and `force` on an existing execution: keep its `agentRoot/` (`--no-wipe`). */
+  readonly noWipe?: boolean;
   readonly yes?: boolean;
   /** Copy the data into the workspace instead of linking it. */
   readonly copy?: boolean;
@@ -62,8 +65,19 @@ export interface ExecutionOptions {
    * start a fresh one: a reviewer that remembers what it already said.
    */
   readonly continueOwnSession?: readonly string[];
+  /**
+   * Tool settings of codons, by config id (the `tools` of a `loop()` agent): the codon's sessions get
+   * only these tools, and a harness that cannot restrict tools refuses the session. Not a hank field.
+   */
+  readonly codonTools?: Readonly<Record<string, ToolSettings>>;
   /** Called inline after every journaled event (the progress printer); must be fast. */
   readonly listeners?: readonly EventListener[];
+  /**
+   * Runs every codon on this registry instead of the harnesses its model names (`--replay`: the
+   * replay harness answers from a recording). No model is called, so the models' start-up self-tests
+   * are skipped.
+   */
+  readonly harnesses?: HarnessRegistry;
   /** The workspace checkpoints. Default: the git store inside the execution. */
   readonly checkpointer?: (layout: ExecutionLayout, clock: Clock) => Checkpointer;
   /**

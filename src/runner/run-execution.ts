@@ -87,7 +87,10 @@ async function execute(
   }
   const commands = loadCommands(loaded.hankDir, cwd);
   if (!commands.ok) return refused(commands.message);
-  const selfTest = selfTestModels(loaded.report.models.values(), env, commands.config);
+  const selfTest =
+    options.harnesses === undefined
+      ? selfTestModels(loaded.report.models.values(), env, commands.config)
+      : [];
   if (selfTest.length > 0) {
     return refused(
       `Self-test failed for ${selfTest.length} model(s):\n${selfTest.join("\n")}\nFix the setup, or dry-run with -m scripted.`,
@@ -104,7 +107,7 @@ async function execute(
     ...(options.execution !== undefined && { execution: options.execution }),
     startNew: options.startNew ?? false,
     force: options.force ?? false,
-    noWipe: false,
+    noWipe: options.noWipe ?? false,
     yes: options.yes ?? false,
     copy: options.copy ?? false,
     ...(options.confirm !== undefined && { confirm: options.confirm }),

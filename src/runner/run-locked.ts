@@ -115,14 +115,17 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       ...(run.options.continueOwnSession !== undefined && {
         continueOwnSession: run.options.continueOwnSession,
       }),
+      ...(run.options.codonTools !== undefined && { codonTools: run.options.codonTools }),
       clock: run.clock,
       newId: runNewId,
       sink,
-      harnesses: createHarnesses({
-        clock: run.clock,
-        layout,
-        ...(run.commands !== undefined && { commands: run.commands }),
-      }),
+      harnesses:
+        run.options.harnesses ??
+        createHarnesses({
+          clock: run.clock,
+          layout,
+          ...(run.commands !== undefined && { commands: run.commands }),
+        }),
       hooks: fencedHooks(
         run.fence,
         {

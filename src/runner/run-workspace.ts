@@ -10,7 +10,7 @@ import type {
 import { createEventSink, type LoopStopPredicate, runHank } from "../engine/index.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
 import type { HankFile } from "../hank/schema/index.ts";
-import type { HarnessRegistry } from "../harness/harness.ts";
+import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { RunState } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
 import { createSentinelHost } from "../sentinels/index.ts";
@@ -29,6 +29,8 @@ export interface WorkspaceRun {
   readonly plan?: ExecutionPlan;
   readonly stopRules?: readonly LoopStopPredicate[];
   readonly continueOwnSession?: readonly string[];
+  /** Tool settings of codons by config id (see `ExecutionOptions.codonTools`). */
+  readonly codonTools?: Readonly<Record<string, ToolSettings>>;
   readonly clock: Clock;
   /** Run ids. */
   readonly newId: () => string;
@@ -108,6 +110,7 @@ function runEngine(run: WorkspaceRun, sentinels: SentinelHost): Promise<RunResul
       ...(run.plan !== undefined && { plan: run.plan }),
       ...(run.stopRules !== undefined && { stopRules: run.stopRules }),
       ...(run.continueOwnSession !== undefined && { continueOwnSession: new Set(run.continueOwnSession) }),
+      ...(run.codonTools !== undefined && { codonTools: new Map(Object.entries(run.codonTools)) }),
     },
     {
       clock: run.clock,

@@ -18,7 +18,8 @@ import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 /**
  * The `checkpoint.list` answer: the checkpoints of one run (`runId`, default the execution's current
  * run), oldest first, with the current branch. Reads only and takes no lock, like
- * `hankweave checkpoints`, so it may run while a run is live. Throws when the store cannot be read.
+ * `hankweave checkpoints`, so it may run while a run is live. Throws when the store cannot be read, or
+ * when `runId` names no run of this execution (an empty list would read as "no checkpoints yet").
  */
 export async function queryCheckpoints(
   layout: ExecutionLayout,
@@ -28,6 +29,11 @@ export async function queryCheckpoints(
   const line = await readJournalLine(layout.eventsPath);
   const current = currentRunOf(line.steps);
   const wanted = runId ?? current ?? "";
+  if (runId !== undefined && !runsOf(line.steps).includes(runId)) {
+    throw new Error(
+      `Unknown run: ${runId}. This execution's runs: ${runsOf(line.steps).join(", ") || "none"}`,
+    );
+  }
   const currentBranch = current === undefined ? "" : runBranch(current);
   const records = wanted === "" ? [] : await readRecords(layout, clock, wanted);
   return checkpointListData(wanted, records, currentBranch);
@@ -60,6 +66,13 @@ export async function rollbackTargetProblem(
     return `The journal has no record of codon ${resolved.codonId}: its checkpoint does not belong to this execution's current line.`;
   }
   return undefined;
+}
+
+type LineStep = Parameters<typeof currentRunOf>[0][number];
+
+/** The ids of the execution's runs, oldest first, from its journal. */
+function runsOf(steps: readonly LineStep[]): string[] {
+  return [...new Set(steps.map((step) => (step.kind === "run" ? step.runId : step.toRun)))];
 }
 
 /** The store's checkpoints (of one run, or all); none before the store exists. */

@@ -1,12 +1,9 @@
 import type { Duplex } from "node:stream";
 import type { RawData, WebSocket } from "ws";
-import {
-  type AsyncDelivery,
-  isOverflowNotice,
-  type JournaledEvent,
-  type Subscription,
-} from "../journal/index.ts";
+import type { JournaledEvent, Subscription } from "../journal/index.ts";
+import type { TimerHandle } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+import { ClientFeed } from "./client-feed.ts";
 import { gateCommand } from "./command-gate.ts";
 import { dispatchCommand } from "./dispatch-command.ts";
 import {
@@ -32,9 +29,13 @@ export interface ConnectionContext {
   readonly port: () => number;
   /** Live events a client may have waiting before it is resynchronised from the journal. */
   readonly maxQueue: number;
+  /** Unsent bytes a client's socket may hold before its live events wait in that queue. */
+  readonly bufferBytes: number;
   /** Larger text frames get an error reply (the socket's own hard limit closes far larger ones). */
   readonly maxMessageBytes: number;
   readonly onClosed: (connection: ClientConnection) => void;
+  /** `--idle-timeout`: close a connection that sent nothing for this long (ms, on the host's clock). */
+  readonly idleTimeoutMs?: number;
 }
 
 /**
@@ -51,20 +52,32 @@ export class ClientConnection {
   #mode: ClientMode | undefined;
   #handshake: Promise<void> | undefined;
   #subscription: Subscription | undefined;
+  #feed: ClientFeed | undefined;
   #releaseWriter: (() => void) | undefined;
   #closed = false;
+  #idleTimer: TimerHandle | undefined;
   readonly #streams = new Set<Promise<void>>();
 
   /** `tcp` is the connection's socket under the WebSocket, corked around bursts of frames. */
   constructor(socket: WebSocket, tcp: Duplex, clientId: string, context: ConnectionContext) {
     this.clientId = clientId;
     this.#socket = socket;
-    this.#writer = new SocketWriter(socket, tcp);
+    this.#writer = new SocketWriter(socket, tcp, context.bufferBytes);
     this.#context = context;
     socket.on("message", (data, isBinary) => this.#onMessage(data, isBinary));
     socket.on("close", () => this.#onClose());
     // Protocol violations (bad frames, oversized messages) close the socket; the close handler cleans up.
     socket.on("error", () => undefined);
+    this.#armIdleTimer();
+  }
+
+  /** Restarts the idle countdown; a client that stays silent past it is closed (1000, "idle timeout"). */
+  #armIdleTimer(): void {
+    const ms = this.#context.idleTimeoutMs;
+    if (ms === undefined || ms <= 0) return;
+    const { clock } = this.#context.host;
+    if (this.#idleTimer !== undefined) clock.clearTimeout(this.#idleTimer);
+    this.#idleTimer = clock.setTimeout(() => this.close(1000, "idle timeout"), ms);
   }
 
   get mode(): ClientMode | undefined {
@@ -81,14 +94,14 @@ export class ClientConnection {
       void this.#writer.send(unjournaledFrame(this.#context.frames, notice.type, notice.data));
   }
 
-  /** A `history.sync` is being streamed to this client. */
+  /** A `history.sync` is being streamed to this client, or live events wait for its socket. */
   get streaming(): boolean {
-    return this.#streams.size > 0;
+    return this.#streams.size > 0 || this.#feed?.draining === true;
   }
 
-  /** Settles once the history streams in progress have been handed to the socket. */
+  /** Settles once the history streams in progress and the waiting live events are with the socket. */
   async idle(): Promise<void> {
-    while (this.#streams.size > 0) await Promise.all(this.#streams);
+    while (this.streaming) await Promise.all([...this.#streams, this.#feed?.idle()]);
   }
 
   /** Closes the socket (1001 when the server goes away). */
@@ -103,6 +116,7 @@ export class ClientConnection {
   }
 
   #onMessage(data: RawData, isBinary: boolean): void {
+    this.#armIdleTimer();
     if (isBinary) {
       this.#reply("error", errorData("Binary frames are not supported: send JSON text frames"));
       return;
@@ -145,15 +159,25 @@ export class ClientConnection {
     const journal = host.layout?.eventsPath;
     const history = handshakeHistory(journal, handshake.data.sendPreviousEvents === true);
     this.#setMode(handshake.data.mode);
-    this.#subscription ??= host.events.subscribe((delivery) => this.#deliver(delivery), {
-      mode: "async",
-      maxQueue: this.#context.maxQueue,
-      ...(journal !== undefined && { fromSeq: history.totalEvents }),
-      name: `client ${this.clientId}`,
-    });
     void this.#writer.send(
       handshakeFrame({ clientId: this.clientId, mode: handshake.data.mode, ...history }),
     );
+    // After the response: a catch-up from `fromSeq` is delivered inline, before `subscribe` returns.
+    if (this.#subscription === undefined) {
+      const feed = new ClientFeed(
+        {
+          send: (event) => this.#writer.send(this.#context.serialize(event)),
+          readSince: (afterSeq) => host.events.readSince(afterSeq),
+        },
+        this.#context.maxQueue,
+        journal === undefined ? 0 : history.totalEvents,
+      );
+      this.#feed = feed;
+      this.#subscription = host.events.subscribe((event) => feed.offer(event), {
+        ...(journal !== undefined && { fromSeq: history.totalEvents }),
+        name: `client ${this.clientId}`,
+      });
+    }
     if (host.layout !== undefined) this.#sendReady(host.layout);
     else void host.opened().then((layout) => this.#sendReady(layout));
   }
@@ -238,18 +262,6 @@ export class ClientConnection {
     await this.#writer.send(batch(previous, false));
   }
 
-  async #deliver(delivery: AsyncDelivery): Promise<void> {
-    if (!isOverflowNotice(delivery)) {
-      await this.#writer.send(this.#context.serialize(delivery));
-      return;
-    }
-    const missed = this.#context.host.events.readSince(delivery.droppedFromSeq - 1);
-    for (const event of missed) {
-      if (event.seq > delivery.droppedToSeq) break;
-      await this.#writer.send(this.#context.serialize(event));
-    }
-  }
-
   #reply(type: UnjournaledType, data: unknown): void {
     void this.#writer.send(unjournaledFrame(this.#context.frames, type, data));
   }
@@ -257,7 +269,9 @@ export class ClientConnection {
   #onClose(): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#idleTimer !== undefined) this.#context.host.clock.clearTimeout(this.#idleTimer);
     this.#subscription?.unsubscribe();
+    this.#feed?.stop();
     this.#releaseWriter?.();
     this.#context.onClosed(this);
   }

@@ -6,6 +6,7 @@ import { type AccessPolicy, checkUpgrade, isLoopbackHost } from "./access.ts";
 import { ClientConnection, type ConnectionContext } from "./client-connection.ts";
 import { createEventSerializer } from "./frames.ts";
 import type { LiveExecution } from "./live-execution.ts";
+import { HIGH_WATER_BYTES } from "./socket-writer.ts";
 
 /** Live events a client may have waiting before it is resynchronised from the journal. */
 export const DEFAULT_CLIENT_QUEUE = 5_000;
@@ -27,8 +28,12 @@ export interface ServerOptions {
   readonly port?: number;
   readonly serverVersion: string;
   readonly maxClientQueue?: number;
+  /** Unsent bytes a client's socket may hold before its events wait (default `HIGH_WATER_BYTES`). */
+  readonly clientBufferBytes?: number;
   readonly maxMessageBytes?: number;
   readonly maxClients?: number;
+  /** Close a client connection silent for this many seconds; 0 or absent: never (`--idle-timeout`). */
+  readonly idleTimeoutSeconds?: number;
 }
 
 export interface HankServer {
@@ -58,8 +63,10 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     serverVersion: options.serverVersion,
     port: () => boundPort,
     maxQueue: options.maxClientQueue ?? DEFAULT_CLIENT_QUEUE,
+    bufferBytes: options.clientBufferBytes ?? HIGH_WATER_BYTES,
     maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
     onClosed: (connection) => clients.delete(connection),
+    ...(options.idleTimeoutSeconds !== undefined && { idleTimeoutMs: options.idleTimeoutSeconds * 1000 }),
   };
   const http = createServer((request, response) =>
     answerHttp(request, response, urlOf(access.host, boundPort)),

@@ -4,7 +4,7 @@
  * step is a codon of a generated hank, so a workflow gets any harness, budgets, the journal and, with
  * `durable`, checkpoints and a resume after a crash.
  */
-export { type Agent, AgentSchema } from "./agent.ts";
+export { type Agent, AgentSchema, type AgentTools } from "./agent.ts";
 export { loadAgent, parseAgentMarkdown } from "./load-agent.ts";
 export { loop } from "./loop.ts";
 export {

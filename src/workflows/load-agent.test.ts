@@ -40,13 +40,32 @@ describe("agents from Markdown files", () => {
     assert.equal(loadAgent(file, { model: "scripted" }).model, "scripted");
   });
 
+  it("reads tool settings as Claude Code's agent files spell them: tools and disallowedTools", () => {
+    const agent = (front: string) =>
+      parseAgentMarkdown(`---\nname: a\nmodel: sonnet\n${front}---\nbody`, "a.md");
+    assert.deepEqual(agent("tools: Read, Grep\n").tools, { allow: ["Read", "Grep"] });
+    assert.deepEqual(agent("tools: [Read]\ndisallowedTools:\n  - Bash\n").tools, {
+      allow: ["Read"],
+      deny: ["Bash"],
+    });
+    assert.deepEqual(agent('tools: ""\n').tools, { allow: [] });
+    assert.equal("tools" in agent(""), false);
+  });
+
   it("refuses a file it cannot use, naming the field and the fix", () => {
     assert.deepEqual(problems("You review code."), ["front matter"]);
     assert.deepEqual(problems("---\nname: coder\n---\nbody"), ["front matter.model"]);
     assert.deepEqual(
-      problems("---\nname: coder\nmodel: sonnet\ntools: read, bash\nlifetime: workflow\n---\n"),
-      ["front matter field tools", "front matter field lifetime"],
+      problems("---\nname: coder\nmodel: sonnet\npermissionMode: plan\nlifetime: workflow\n---\n"),
+      ["front matter field permissionMode", "front matter field lifetime"],
     );
+    assert.deepEqual(
+      problems("---\nname: coder\nmodel: sonnet\ntools: Read, Read\ndisallowedTools: [Bash, '']\n---\n"),
+      ["front matter.tools", "front matter.disallowedTools[1]"],
+    );
+    assert.deepEqual(problems("---\nname: coder\nmodel: sonnet\ntools:\n  Read: yes\n---\n"), [
+      "front matter.tools",
+    ]);
     assert.deepEqual(problems("---\nname: coder\nmodel: sonnet\nidleTimeoutSeconds: soon\n---\n"), [
       "front matter.idleTimeoutSeconds",
     ]);

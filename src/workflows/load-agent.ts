@@ -5,16 +5,26 @@ import { AGENT_FIELD_FIXES, type Agent, AgentSchema } from "./agent.ts";
 import { type ArgumentIssue, issuesOf, WorkflowArgumentError } from "./workflow-argument-error.ts";
 
 /**
- * Front matter an agent file may carry: the agent's own fields, and the labels any prompt file may
- * have. Anything else (`tools:`, `lifetime:`...) is refused by name rather than silently ignored: a
- * reader would believe it applies.
+ * Front matter an agent file may carry: the agent's own fields, its tool settings spelled as Claude
+ * Code's agent files spell them (`tools:` the allowed tools, `disallowedTools:` the denied ones; a
+ * YAML list or a comma-separated line), and the labels any prompt file may have. Anything else
+ * (`lifetime:`, `permissionMode:`...) is refused by name rather than silently ignored: a reader would
+ * believe it applies.
  */
-const AGENT_KEYS = ["name", "model", "description", "env", "idleTimeoutSeconds"] as const;
+const AGENT_KEYS = [
+  "name",
+  "model",
+  "description",
+  "env",
+  "idleTimeoutSeconds",
+  "tools",
+  "disallowedTools",
+] as const;
 const LABEL_KEYS = ["tags", "version", "author"] as const;
 
 /**
  * Reads an agent from a Markdown file: YAML front matter (`name`, `model`, optional `description`,
- * `env`, `idleTimeoutSeconds`) and a body that becomes the agent's instructions. `overrides` win over
+ * `env`, `idleTimeoutSeconds`, `tools`, `disallowedTools`) and a body that becomes the agent's instructions. `overrides` win over
  * the file (a workflow that pins another model). Throws `WorkflowArgumentError` naming the file, the
  * field and the fix when the file cannot be used.
  */
@@ -65,30 +75,49 @@ export function parseAgentMarkdown(text: string, file: string, overrides: Partia
   };
   const parsed = AgentSchema.safeParse(candidate);
   if (!parsed.success) {
+    const issues = issuesOf(
+      "front matter",
+      parsed.error,
+      (path) => AGENT_FIELD_FIXES[String(path[0])] ?? FRONT_MATTER_FIX,
+    );
     throw fileError(
       file,
-      issuesOf(
-        "front matter",
-        parsed.error,
-        (path) => AGENT_FIELD_FIXES[String(path[0])] ?? FRONT_MATTER_FIX,
-      ),
+      issues.map((issue) => ({ ...issue, argument: asWritten(issue.argument) })),
     );
   }
   return parsed.data;
 }
 
 const FRONT_MATTER_FIX =
-  "Write YAML between two --- lines: name, model, and optionally description, env, idleTimeoutSeconds.";
+  "Write YAML between two --- lines: name, model, and optionally description, env, idleTimeoutSeconds, tools, disallowedTools.";
 
 /** The agent fields of the front matter, as the schema wants them (YAML's failsafe values are strings). */
 function pick(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of AGENT_KEYS) {
     const value = raw[key];
-    if (value === undefined) continue;
+    if (value === undefined || key === "tools" || key === "disallowedTools") continue;
     out[key] = key === "idleTimeoutSeconds" && typeof value === "string" ? Number(value) : value;
   }
+  const allow = toolList(raw.tools);
+  const deny = toolList(raw.disallowedTools);
+  if (allow !== undefined || deny !== undefined) {
+    out.tools = { ...(allow !== undefined && { allow }), ...(deny !== undefined && { deny }) };
+  }
   return out;
+}
+
+/** `Read, Grep` or `[Read, Grep]` as a list of names; anything else is left for the schema to refuse. */
+function toolList(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return value.trim() === "" ? [] : value.split(",").map((name) => name.trim());
+}
+
+/** `tools.deny` of the schema is the file's `disallowedTools:`, `tools.allow` its `tools:`. */
+function asWritten(argument: string): string {
+  return argument
+    .replace(/^front matter\.tools\.deny/, "front matter.disallowedTools")
+    .replace(/^front matter\.tools\.allow/, "front matter.tools");
 }
 
 function fileError(file: string, issues: readonly ArgumentIssue[]): WorkflowArgumentError {

@@ -91,4 +91,27 @@ describe("the hank a loop is written as", () => {
     assert.equal(promptText("Fix the parser."), "Fix the parser.");
     assert.equal(promptText("---\ntitle: x\n---\nbody"), "\n---\ntitle: x\n---\nbody");
   });
+
+  it("carries tool settings beside the hank, never in it, and records them in its description", () => {
+    const build = (tools?: { allow?: string[]; deny?: string[] }) =>
+      buildLoopHank(
+        checkLoopOptions({
+          steps: [
+            { name: "coder", model: "scripted", ...(tools !== undefined && { tools }) },
+            { name: "reviewer", model: "scripted" },
+          ],
+          input: "Add a parser.",
+        }),
+        false,
+      );
+    const plain = build();
+    const allowed = build({ allow: ["Write"] });
+    const denied = build({ deny: ["Write"] });
+    assert.equal(plain.codonTools, undefined);
+    assert.deepEqual(allowed.codonTools, { coder: { allow: ["Write"] } });
+    assert.deepEqual(allowed.hank.hank, plain.hank.hank, "hank files keep the reference format");
+    assert.doesNotMatch(plain.hank.meta?.description ?? "", /tools/);
+    const descriptions = new Set([plain, allowed, denied].map((loop) => loop.hank.meta?.description));
+    assert.equal(descriptions.size, 3, "a durable loop is not continued with other tools");
+  });
 });

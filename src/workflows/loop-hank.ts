@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CodonInput, HankFileInput } from "../hank/schema/index.ts";
+import type { ToolSettings } from "../harness/index.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
 
 /** The loop's id in the generated hank and in its journal. */
@@ -26,6 +27,11 @@ export interface LoopHank {
   readonly steps: readonly LoopStep[];
   /** Config id to step. */
   readonly byConfigId: ReadonlyMap<string, LoopStep>;
+  /**
+   * The agents' tool settings by config id, for the runtime (`codonTools`); undefined when no agent
+   * has any. Not in the hank: hank files keep the reference format, which has no tool field.
+   */
+  readonly codonTools?: Readonly<Record<string, ToolSettings>>;
 }
 
 /**
@@ -67,7 +73,29 @@ export function buildLoopHank(options: CheckedLoopOptions, checkpointed: boolean
       },
     ],
   };
-  return { hank, steps, byConfigId: new Map(steps.map((step) => [step.configId, step])) };
+  const codonTools = toolsByConfigId(steps, options);
+  return {
+    hank,
+    steps,
+    byConfigId: new Map(steps.map((step) => [step.configId, step])),
+    ...(codonTools !== undefined && { codonTools }),
+  };
+}
+
+function toolsByConfigId(
+  steps: readonly LoopStep[],
+  options: CheckedLoopOptions,
+): Record<string, ToolSettings> | undefined {
+  const entries = steps.flatMap((step) => {
+    const tools = options.steps[step.index]?.tools;
+    if (tools === undefined) return [];
+    const settings: ToolSettings = {
+      ...(tools.allow !== undefined && { allow: tools.allow }),
+      ...(tools.deny !== undefined && { deny: tools.deny }),
+    };
+    return [[step.configId, settings] as const];
+  });
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
 }
 
 function codonOf(step: LoopStep, options: CheckedLoopOptions, checkpointed: boolean): CodonInput {
@@ -113,8 +141,16 @@ export function stepIds(names: readonly string[]): string[] {
   });
 }
 
+/**
+ * Tool settings are part of what makes two calls the same loop: they are recorded as a digest (only
+ * when an agent has some, so the description of a loop without any is what it always was).
+ */
 function describe(options: CheckedLoopOptions): string {
-  const digest = createHash("sha256").update(options.input).digest("hex").slice(0, 16);
+  const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
   const tokens = options.budget.tokens === undefined ? "none" : String(options.budget.tokens);
-  return `Written by loop(): lifetime ${options.lifetime}; token budget ${tokens}; input sha256 ${digest}.`;
+  const tools = options.steps.map((agent) => agent.tools ?? null);
+  const toolsNote = tools.every((entry) => entry === null)
+    ? ""
+    : `; tools sha256 ${sha(JSON.stringify(tools))}`;
+  return `Written by loop(): lifetime ${options.lifetime}; token budget ${tokens}; input sha256 ${sha(options.input)}${toolsNote}.`;
 }

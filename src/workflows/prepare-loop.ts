@@ -5,6 +5,7 @@ import type { HankFileInput } from "../hank/schema/index.ts";
 import type { ValidationReport } from "../hank/validate/index.ts";
 import { validateHank } from "../hank/validate/index.ts";
 import { harnessProblem, harnessPromptProblems } from "../harness/index.ts";
+import { toolSettingProblems } from "./agent-tools.ts";
 import { HANK_FILE, type LoopFiles, layOutLoopFiles } from "./loop-files.ts";
 import { buildLoopHank, type LoopHank } from "./loop-hank.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
@@ -50,6 +51,8 @@ export function prepareLoop(
       })),
     );
   }
+  const toolProblems = toolSettingProblems(options, report.models);
+  if (toolProblems.length > 0) throw new WorkflowArgumentError(where, toolProblems);
   return { loop, files, report: { ...report, hank: report.hank } };
 }
 
@@ -90,7 +93,8 @@ function differencesOf(before: unknown, after: HankFileInput): string[] {
   if (!same(was.terminateOn, now.terminateOn)) differences.push("maxIterations");
   if (!same(was.budget, now.budget)) differences.push("budget");
   const description = (hank: unknown) => (hank as HankFileInput | undefined)?.meta?.description;
-  if (description(before) !== description(after)) differences.push("input, lifetime or the token budget");
+  if (description(before) !== description(after))
+    differences.push("input, lifetime, the token budget or tools");
   return differences;
 }
 

@@ -43,6 +43,7 @@ export async function runDurable(options: CheckedLoopOptions, where: string): Pr
     ...(options.clock !== undefined && { clock: options.clock }),
     stopRules: [relay.rule],
     ...(options.lifetime === "workflow" && { continueOwnSession: loop.steps.map((step) => step.configId) }),
+    ...(loop.codonTools !== undefined && { codonTools: loop.codonTools }),
     listeners: [relay.listener],
     runtime: { version: "library", argv: ["loop()"] },
   });

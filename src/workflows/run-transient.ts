@@ -100,6 +100,7 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
     ...(options.lifetime === "workflow" && {
       continueOwnSession: prepared.loop.steps.map((s) => s.configId),
     }),
+    ...(prepared.loop.codonTools !== undefined && { codonTools: prepared.loop.codonTools }),
     clock,
     newId: randomUUID,
     sink,

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { CLI_EXTERNALS } from "../../scripts/cli-externals.mjs";
 import { REPO_ROOT } from "../fixtures/hankweave-cli.ts";
 
 /**
@@ -11,8 +12,6 @@ import { REPO_ROOT } from "../fixtures/hankweave-cli.ts";
  * imported dependencies (ink, yaml...) resolve from node_modules and the files it reads beside and
  * above itself (catalog.json, ../../package.json) are found.
  */
-
-const LAZY = ["ink", "react", "yaml", "libsql", "kysely", "croner", "@anthropic-ai/*", "@mariozechner/*"];
 
 /** Lazily imported modules that do not resolve (a face still being written) stay outside the bundle. */
 const unresolvedStayExternal: Plugin = {
@@ -51,7 +50,7 @@ export async function bundleCli(): Promise<BundledCli> {
     format: "esm",
     target: "node20",
     logLevel: "error",
-    external: LAZY,
+    external: CLI_EXTERNALS,
     plugins: [unresolvedStayExternal],
     banner: {
       js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",

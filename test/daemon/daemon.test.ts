@@ -18,7 +18,7 @@ function daemonFor(fx: LoopFixture) {
     env: fx.deps().env,
     limitConfig: {},
     tickMs: 100,
-    pollMs: 20,
+    pollMs: 100,
     log: () => undefined,
   });
 }

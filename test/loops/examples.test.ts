@@ -77,6 +77,16 @@ describe("the example loops end as documented", { concurrency: 2 }, () => {
     assert.match(listed.stdout, /count-on-a-budget: 100% success/);
   });
 
+  test("watch.loop.toml: a tick with two new issues ends done; the next tick's run waits watching", async () => {
+    const db = join(dir, "watch.db");
+    const first = await loops(["run", "watch.loop.toml"], db);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /done \(gates_passed\)/);
+    assert.match(first.stderr, /tick with 2 item\(s\)/);
+    const listed = await loops(["ls"], db);
+    assert.match(listed.stdout, /watching/, "the next tick's run waits for the daemon's next poll");
+  });
+
   test("lint shows the seven admission conditions; a bad definition names its path and fix", async () => {
     const lint = await loops(["lint", "done.loop.toml"], join(dir, "lint.db"));
     assert.equal(lint.code, 0, lint.stderr);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:net";
 import { describe, test } from "node:test";
 import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
 import { INCREMENT, type LoopSpec, loopFixture } from "./loop-fixture.ts";
@@ -64,6 +65,24 @@ describe("terminal causes through real runs", { concurrency: 2 }, () => {
     const gate = `#!/bin/sh\necho '{"cause": "missing_credential"}'\nexit 3\n`;
     const { outcome } = await outcomeOf({ body: [INCREMENT], toml: toml(), scripts: { "check.sh": gate } });
     assert.equal(outcome, "blocked: missing_credential");
+  });
+
+  test("a gate whose service does not answer: blocked unreachable", async () => {
+    // A port that was just free on loopback: nothing listens there, so the gate's probe is refused.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+      });
+    });
+    const gate = `#!/bin/bash\nif ! (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; then\n  echo '{"cause": "unreachable", "blocking_issues": [{"id": "api-down"}]}'\n  exit 3\nfi\n`;
+    const { outcome, generations } = await outcomeOf({
+      body: [INCREMENT],
+      toml: toml(),
+      scripts: { "check.sh": gate },
+    });
+    assert.equal(outcome, "blocked: unreachable");
+    assert.deepEqual(generations.at(-1)?.facts.gates[0]?.blockerIds, ["api-down"]);
   });
 
   test("a gate that cannot run: failed gate_error", async () => {

@@ -30,6 +30,8 @@ export interface LoopSpec {
   readonly toml: string;
   /** Files beside the definition (gate scripts...), made executable. */
   readonly scripts?: Readonly<Record<string, string>>;
+  /** Extra fields of every body codon (a retry policy...). */
+  readonly codon?: Readonly<Record<string, unknown>>;
 }
 
 let counter = 0;
@@ -49,6 +51,7 @@ export async function loopFixture(spec: LoopSpec): Promise<LoopFixture> {
     continuationMode: "fresh",
     promptText: script,
     checkpointedFiles: ["**"],
+    ...spec.codon,
   }));
   write(
     "hank/hank.json",
@@ -84,7 +87,9 @@ export async function loopFixture(spec: LoopSpec): Promise<LoopFixture> {
       newId: () => `id${++counter}`,
       owner: driverOwner(`t${++counter}`),
       env,
-      pollMs: 20,
+      // How often a driver looks for commands while a body runs: often enough for a test to stay quick,
+      // rarely enough that polling the store is not what the test spends its CPU on.
+      pollMs: 100,
       ...extra,
     }),
     admit: async (extra = {}) => {
@@ -115,7 +120,7 @@ export function countGate(n: number): string {
 export const INCREMENT = "@run n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count\n@say counted";
 
 /**
- * Polls `probe` until it returns a value (every 20 ms): for a state another task reaches. The 10-minute
+ * Polls `probe` until it returns a value (every 50 ms): for a state another task reaches. The 10-minute
  * limit only turns a hang into a failure; nothing here depends on how fast the machine is.
  */
 export async function until<T>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> {
@@ -124,6 +129,6 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, what
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

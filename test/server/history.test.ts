@@ -104,9 +104,10 @@ describe("many clients and reconnects", () => {
         Array.from({ length: 20 }, (_, i) => served.connect(i % 2 === 0 ? "readonly" : "readandwrite")),
       );
       served.host.start(served.server.port);
-      await Promise.all(clients.map((client) => client.waitForEvent("state.transition", runCompleted)));
       await served.host.ended;
       const seqs = served.journal().map((e) => e.seq);
+      // The run's last events may still be on their way once it has ended.
+      await Promise.all(clients.map((client) => client.caughtUp(seqs.at(-1) ?? 0)));
       for (const client of clients)
         assert.deepEqual(
           client.events().map((e) => e.seq),
@@ -122,15 +123,19 @@ describe("many clients and reconnects", () => {
     const served = await serveHank(loop(300));
     try {
       const first = await served.connect("readonly");
+      const observer = await served.connect("readonly");
       await first.waitForEvent("codon.completed", (e) => e.seq >= 100);
       first.close();
       const seen = first.events();
       const lastSeen = seen.at(-1)?.seq ?? 0;
+      // The run goes on while the first client is away (more than one history of 50 events).
+      await observer.caughtUp(lastSeen + 60);
       const second = await served.connect("readonly", { sendPreviousEvents: true });
       const { eventHistory, totalEvents } = second.client;
       assert.ok(totalEvents > lastSeen, "the run went on while the first client was away");
       const gap = await sync(second, { afterSeq: lastSeen });
-      await second.waitForEvent("state.transition", runCompleted);
+      await served.host.ended;
+      await second.caughtUp(served.journal().at(-1)?.seq ?? 0);
       const live = second.events();
       assert.ok(live.length > 0, "events arrived live after the reconnect");
       assert.equal(live[0]?.seq, totalEvents + 1, "live events start right after the handshake's total");
@@ -150,12 +155,16 @@ describe("many clients and reconnects", () => {
     }
   });
 
-  it("a client whose queue overflows is caught up from the journal: every event once, in order", async () => {
-    const served = await serveHank(loop(30), { start: false, serverOptions: { maxClientQueue: 2 } });
+  it("a client whose socket is full and whose queue overflows is caught up from the journal: every event once, in order", async () => {
+    const served = await serveHank(loop(30), {
+      start: false,
+      serverOptions: { maxClientQueue: 2, clientBufferBytes: 1 },
+    });
     try {
       const client = await served.connect("readonly");
       served.host.start(served.server.port);
-      await client.waitForEvent("state.transition", runCompleted);
+      await served.host.ended;
+      await client.caughtUp(served.journal().at(-1)?.seq ?? 0);
       assert.deepEqual(
         client.events().map((e) => e.seq),
         served.journal().map((e) => e.seq),

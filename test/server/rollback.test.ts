@@ -18,7 +18,7 @@ const isType =
     event.type === type;
 
 describe("checkpoints and rollback over the protocol (git checkpoints)", () => {
-  it("lists checkpoints, rolls back a parked run, continues it, and rolls back again with autoRestart", async () => {
+  it("lists checkpoints, rolls back a parked run, continues it, rolls back again with autoRestart, then to a checkpoint by its sha", async () => {
     const served = await serveHank(HANK, { git: true, stayOpen: true, start: false });
     try {
       const writer = await served.connect("readandwrite");
@@ -35,7 +35,12 @@ describe("checkpoints and rollback over the protocol (git checkpoints)", () => {
         .find((e) => e.type === "state.transition" && e.data.transitionType === "RunStarted");
       assert.equal(list.runId, runId?.type === "state.transition" ? runId.data.runId : "?");
       assert.equal(list.currentBranch, `run/${String(list.runId)}`);
-      const checkpoints = list.checkpoints as { codonId: string; checkpointType: string; status: string }[];
+      const checkpoints = list.checkpoints as {
+        codonId: string;
+        checkpointType: string;
+        status: string;
+        sha: string;
+      }[];
       assert.deepEqual(
         checkpoints.map((c) => `${c.codonId} ${c.checkpointType} ${c.status}`),
         ["a completed completed", "b error failed"],
@@ -102,12 +107,37 @@ describe("checkpoints and rollback over the protocol (git checkpoints)", () => {
           f.event.data.transitionType === "RunCompleted",
       );
       assert.equal(served.host.phase, "ended");
+
+      const aCompleted = checkpoints.find((c) => c.codonId === "a" && c.checkpointType === "completed");
+      mark = writer.frames.length;
+      writer.send("rollback.toCheckpoint", { checkpointSha: "0000000" });
+      // Between runs the target is checked under the execution's lock: the refusal is journaled.
+      const noSuchSha = await writer.waitFor((f) => f.kind === "event" && f.event.type === "error", mark);
+      assert.deepEqual(noSuchSha.kind === "event" && noSuchSha.event.data, {
+        message: 'No checkpoint matches "0000000".',
+        fatal: false,
+      });
+      writer.send("rollback.toCheckpoint", { checkpointSha: aCompleted?.sha.slice(0, 8) ?? "?" });
+      const back = await writer.waitFor(
+        (f) =>
+          f.kind === "event" &&
+          f.event.type === "server.idle" &&
+          f.event.data.reason === "rollback-completed",
+        mark,
+      );
+      assert.equal(
+        back.kind === "event" && back.event.type === "server.idle" && back.event.data.message,
+        "Rolled back to a (completed). Use 'codon.next' to continue.",
+      );
+      assert.equal(notes(), "from a");
       writer.send("server.shutdown");
       const end = await served.host.ended;
       assert.equal(end.exitCode, 0);
       assert.equal(end.result?.kind === "ran" && end.result.outcome, "completed");
       const rollbacks = served.journal().filter(isType("rollback.completed")).length;
-      assert.equal(rollbacks, 2);
+      assert.equal(rollbacks, 3);
+      const last = served.journal().at(-1)?.seq ?? 0;
+      await Promise.all([reader.caughtUp(last), writer.caughtUp(last)]);
       assert.deepEqual(
         reader.events().map((e) => e.seq),
         writer.events().map((e) => e.seq),

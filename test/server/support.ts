@@ -33,7 +33,11 @@ export interface ServeOptions {
   readonly stayOpen?: boolean;
   readonly headless?: boolean;
   readonly execution?: Partial<ExecutionOptions>;
-  readonly serverOptions?: { readonly maxClientQueue?: number; readonly token?: string };
+  readonly serverOptions?: {
+    readonly maxClientQueue?: number;
+    readonly clientBufferBytes?: number;
+    readonly token?: string;
+  };
   /** Start the run once the server listens (default). False: the test starts it. */
   readonly start?: boolean;
   /**
@@ -77,6 +81,9 @@ export async function serveHank(hank: unknown, options: ServeOptions = {}): Prom
     serverVersion: "0.0.0-test",
     ...(options.serverOptions?.maxClientQueue !== undefined && {
       maxClientQueue: options.serverOptions.maxClientQueue,
+    }),
+    ...(options.serverOptions?.clientBufferBytes !== undefined && {
+      clientBufferBytes: options.serverOptions.clientBufferBytes,
     }),
   });
   if (options.start !== false) host.start(server.port);
@@ -172,6 +179,11 @@ export class TestClient {
     return this.waitFor(
       (frame) => frame.kind === "event" && frame.event.type === type && match(frame.event),
     ).then((frame) => (frame as Extract<ServerFrame, { kind: "event" }>).event);
+  }
+
+  /** Resolves once this client has received the journaled event `seq` (or a later one). */
+  caughtUp(seq: number): Promise<ServerFrame> {
+    return this.waitFor((frame) => frame.kind === "event" && frame.event.seq >= seq);
   }
 
   waitForUnjournaled(type: string, from = 0): Promise<Record<string, unknown>> {

@@ -74,6 +74,44 @@ describe("the TUI on a live run", () => {
     }
   });
 
+  it("parked: s skips the failed codon and the run completes with it counted as skipped", async () => {
+    const served = await serveHank(hankOf([codon("a", FLAKY), codon("b", "@say b")]), {
+      stayOpen: true,
+      start: false,
+    });
+    try {
+      const tui = await renderTui(served.server.url, "readandwrite");
+      served.host.start(served.server.port);
+      await tui.waitFor(/Waiting for input/);
+      tui.press("s");
+      await tui.waitFor(/Run Complete/);
+      assert.match(tui.lastFrame(), /Codons {5}1 completed, 1 failed, 1 skipped/);
+      assert.doesNotMatch(tui.lastFrame(), /Waiting for input/);
+      tui.press("q");
+      assert.equal((await served.host.ended).exitCode, 0);
+      await served.server.close();
+      await tui.exited;
+    } finally {
+      await served.remove();
+    }
+  });
+
+  it("running: a second q forces the shutdown (exit status 1)", async () => {
+    const served = await serveHank(hankOf([codon("hold", "@sleep 600000")]), { stayOpen: true });
+    try {
+      const tui = await renderTui(served.server.url, "readandwrite");
+      await tui.waitFor(/> hold HOLD/);
+      tui.press("q");
+      tui.press("q");
+      const end = await served.host.ended;
+      assert.deepEqual([end.forced, end.exitCode], [true, 1]);
+      await served.server.close();
+      await tui.exited;
+    } finally {
+      await served.remove();
+    }
+  });
+
   it("failed: a permanent failure ends in Run Failed", async () => {
     const served = await serveHank(hankOf([codon("a", "@fail Your credit balance is too low")]));
     try {

@@ -103,7 +103,7 @@ describe("loop({ durable }): journal, checkpoints and resume", () => {
           error.issues.map((issue) => issue.argument),
           ["options.durable.dir"],
         );
-        assert.match(error.message, /input, lifetime or the token budget differ/);
+        assert.match(error.message, /input, lifetime, the token budget or tools differ/);
         return true;
       },
     );

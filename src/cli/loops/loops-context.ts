@@ -55,6 +55,7 @@ export async function openLoopsContext(
       newId: () => randomUUID().slice(0, 8),
       owner: driverOwner(randomUUID().slice(0, 8)),
       env: io.env,
+      limitConfig: config.config,
       ...(io.signal !== undefined && { signal: io.signal }),
       ...(report && { report: (line: string) => warn(`  ${line}`) }),
     }),

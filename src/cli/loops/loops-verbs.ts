@@ -51,12 +51,6 @@ export async function startVerb(context: LoopsContext, file: string, flags: RunF
     return EXIT_USAGE;
   }
   printIssues(context, loaded.warnings);
-  if (loaded.definition.kind === "watch") {
-    context.warn(
-      `${loaded.definition.id} is a watch loop: watch ticks are not driven in this version. Run it as kind = "delivery" with a [trigger] schedule instead.`,
-    );
-    return EXIT_USAGE;
-  }
   const overrides = parseOverrides(flags.set);
   if (typeof overrides === "string") {
     context.warn(overrides);

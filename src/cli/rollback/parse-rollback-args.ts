@@ -41,6 +41,8 @@ function parseRollbackArgs(
 ): ParsedArgs {
   const scan = scanRollbackArgs(args);
   if (typeof scan === "string") return fail(scan);
+  // Nothing for the run parser (no -e, no flag): it would read that as a bare `hankweave` (the welcome).
+  if (scan.rest.length === 0) return fail(missingExecution(scan));
   const parsed = parseRun(scan.rest, cwd);
   if (!parsed.ok) return parsed;
   const { command, warnings } = parsed;
@@ -54,19 +56,28 @@ function parseRollbackArgs(
   return { ok: true, command: { kind: "rollback", options: checked }, warnings };
 }
 
+const ABANDON_ALONE = "--abandon gives up an interrupted rollback: it takes no target, --type or --restart.";
+
+/** What is missing when the execution is: the target first (it comes first on the line), then `-e`. */
+function missingExecution(scan: RollbackScan): string {
+  if (scan.abandon && (scan.target !== undefined || scan.type !== undefined || scan.restart))
+    return ABANDON_ALONE;
+  if (scan.abandon)
+    return `rollback --abandon needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
+  if (scan.target === undefined) return `Missing rollback target. ${ROLLBACK_USAGE}`;
+  return `rollback needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
+}
+
 function checkRollback(scan: RollbackScan, run: CliOptions): RollbackOptions | string {
   const { execution } = run;
   if (scan.abandon) {
     if (scan.target !== undefined || scan.type !== undefined || scan.restart) {
-      return "--abandon gives up an interrupted rollback: it takes no target, --type or --restart.";
+      return ABANDON_ALONE;
     }
-    if (execution === undefined)
-      return `rollback --abandon needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
+    if (execution === undefined) return missingExecution(scan);
     return { target: "", abandon: true, restart: false, run: { ...run, execution } };
   }
-  if (scan.target === undefined) return `Missing rollback target. ${ROLLBACK_USAGE}`;
-  if (execution === undefined)
-    return `rollback needs the execution directory: -e <execution>. ${ROLLBACK_USAGE}`;
+  if (scan.target === undefined || execution === undefined) return missingExecution(scan);
   if (scan.type !== undefined && !isRollbackCheckpointType(scan.type)) {
     return `Invalid --type value: '${scan.type}'. Expected one of start, end, rig-setup, completed, error, skipped.`;
   }

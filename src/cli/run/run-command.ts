@@ -28,7 +28,13 @@ export interface RunIo extends CliIo {
  * and the server still listens, so a script can attach. Exit code: 0 when the run completed or its
  * user stopped it, 1 otherwise.
  */
-export async function runHankCommand(options: CliOptions, io: RunIo, render: RenderOptions): Promise<number> {
+export async function runHankCommand(
+  options: CliOptions,
+  io: RunIo,
+  render: RenderOptions,
+  /** Runner options a command adds (`--replay`: the replay harness for every codon). */
+  extra: Pick<ExecutionOptions, "harnesses"> = {},
+): Promise<number> {
   const access = setUpAccess({
     ...(options.host !== undefined && { host: options.host }),
     ...(options.token !== undefined && { token: options.token }),
@@ -37,12 +43,15 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
   const tui = !options.headless && process.stdout.isTTY === true && process.stdin.isTTY === true;
   let server: HankServer | undefined;
   const host = new LiveExecution({
-    execution: executionOptions(options, io, tui, (layout, notes) => {
-      if (tui) return;
-      for (const note of notes) io.stderr.write(`  ${note}\n`);
-      io.stderr.write(`> execution ${layout.executionDir}\n`);
-      if (server !== undefined) io.stderr.write(banner(server, options.headless));
-    }),
+    execution: {
+      ...executionOptions(options, io, tui, (layout, notes) => {
+        if (tui) return;
+        for (const note of notes) io.stderr.write(`  ${note}\n`);
+        io.stderr.write(`> execution ${layout.executionDir}\n`);
+        if (server !== undefined) io.stderr.write(banner(server, options.headless));
+      }),
+      ...extra,
+    },
     stayOpen: tui,
   });
   try {
@@ -51,6 +60,7 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
       access: access.policy,
       port: options.port ?? 0,
       serverVersion: io.runtime.version,
+      ...(options.idleTimeout !== undefined && { idleTimeoutSeconds: options.idleTimeout }),
     });
   } catch (caught) {
     return fail(io, caught instanceof Error ? caught.message : String(caught));
@@ -58,6 +68,9 @@ export async function runHankCommand(options: CliOptions, io: RunIo, render: Ren
   if (access.generatedToken)
     io.stderr.write(`  Token: ${access.policy.token ?? ""} (clients send it as ?token=)\n`);
   host.start(server.port);
+  // --no-autostart: the run opens (lock, journal) and pauses at its first boundary until a client
+  // sends codon.next (resume) or codon.start.
+  if (options.noAutostart === true) host.sendToRun({ type: "pause", source: "cli" }, "no-autostart");
   const end = tui ? await watchWithTui(host, server, access.policy.token, render) : await host.ended;
   await server.close();
   io.stderr.write(report(end, options, io, render, tui));
@@ -80,6 +93,7 @@ function executionOptions(
     ...(options.execution !== undefined && { execution: options.execution }),
     startNew: options.startNew,
     force: options.force,
+    ...(options.noWipe === true && { noWipe: true }),
     yes: options.yes,
     copy: options.copy,
     ...(options.durable !== undefined && { durableJournal: options.durable }),

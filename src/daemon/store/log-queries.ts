@@ -231,8 +231,12 @@ export class LogQueries {
   }
 
   async putCursor(cursor: WatchCursor): Promise<void> {
+    await this.upsertCursor(this.db, cursor);
+  }
+
+  protected async upsertCursor(db: Kysely<StoreDatabase>, cursor: WatchCursor): Promise<void> {
     const row = { loop_id: cursor.loopId, cursor: cursor.cursor, last_success_at: cursor.lastSuccessAt };
-    await this.db
+    await db
       .insertInto("loop_cursors")
       .values(row)
       .onConflict((oc) => oc.column("loop_id").doUpdateSet(row))

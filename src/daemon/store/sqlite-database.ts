@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { DatabaseConnection, Driver, Kysely } from "kysely";
+import type { DatabaseConnection, Driver, Kysely, SqliteDatabase } from "kysely";
 import type Database from "libsql";
 import type { StoreDatabase } from "./store-tables.ts";
 
@@ -37,6 +37,33 @@ export async function openSqlite(path: string): Promise<OpenedDatabase> {
       return driver;
     }
   }
-  const db = new kysely.Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database: raw }) });
+  const db = new kysely.Kysely<StoreDatabase>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }),
+  });
   return { db, raw };
+}
+
+/** Distinct statements the store keeps prepared; its queries have a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The database as Kysely sees it, with its statements prepared once per SQL text: Kysely prepares every
+ * query it runs, and preparing was most of the coordinator's store cost per generation. A statement is
+ * run to completion (`all`/`run`) before the next query starts (one connection, awaited in turn), so
+ * reusing it is safe. Least recently used statements are dropped beyond the cache size.
+ */
+function withStatementCache(raw: Database.Database): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare: (sql) => {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = raw.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value ?? "");
+      } else cache.delete(sql);
+      cache.set(sql, statement);
+      return statement;
+    },
+  };
 }

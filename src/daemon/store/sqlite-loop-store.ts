@@ -184,6 +184,7 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
       for (const event of change.events ?? [])
         await this.insertEvent(trx, runId, event.type, event.data, change.at);
       for (const effect of change.effects ?? []) await this.insertEffect(trx, runId, effect, change.at);
+      if (change.cursor !== undefined) await this.upsertCursor(trx, change.cursor);
       if (terminal) await this.promoteQueued(trx, row.loop_id, change.at);
       return runFromRow(await selectRun(trx).where("id", "=", runId).executeTakeFirstOrThrow());
     });
@@ -246,11 +247,12 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
     });
   }
 
-  async generations(runId: string): Promise<GenerationRecord[]> {
+  async generations(runId: string, fromNumber = 0): Promise<GenerationRecord[]> {
     const rows = await this.db
       .selectFrom("loop_generations")
       .selectAll()
       .where("run_id", "=", runId)
+      .where("number", ">=", fromNumber)
       .orderBy("number")
       .execute();
     return rows.map(generationFromRow);

@@ -16,6 +16,8 @@ export const claudeDescriptor: HarnessDescriptor = {
   providers: ["anthropic"],
   // The reference runtime's default for the Claude SDK.
   defaultIdleTimeoutSeconds: 180,
+  // Any name: the SDK takes built-in and MCP tool names alike (`tools`, `disallowedTools`).
+  toolNames: "open",
   availability: () => sdkProblem(CLAUDE_SDK_PACKAGE, CLAUDE_INSTALL_COMMAND),
   selfTest: (_model, env) => {
     const test = selfTestClaude(env);

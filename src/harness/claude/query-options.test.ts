@@ -63,5 +63,23 @@ describe("buildQueryOptions", () => {
     assert.deepEqual(options.systemPrompt, { type: "preset", preset: "claude_code" });
     assert.equal(options.pathToClaudeCodeExecutable, "/opt/claude");
     assert.equal("resume" in options, false);
+    assert.equal("tools" in options || "disallowedTools" in options, false, "Claude Code's own tool set");
+  });
+
+  it("gives the model only the allowed tools (`tools`) and removes the denied ones (`disallowedTools`)", () => {
+    const build = (tools: SessionRequest["tools"]) =>
+      buildQueryOptions({
+        request: request({ ...(tools !== undefined && { tools }) }),
+        env: {},
+        hooks,
+        abortController: new AbortController(),
+        onStderr: () => undefined,
+        executablePath: undefined,
+      });
+    const both = build({ allow: ["Read", "Grep"], deny: ["Bash"] });
+    assert.deepEqual([both.tools, both.disallowedTools], [["Read", "Grep"], ["Bash"]]);
+    assert.equal("allowedTools" in both, false, "allowedTools restricts nothing under bypassed permissions");
+    assert.deepEqual(build({ allow: [] }).tools, []);
+    assert.equal("tools" in build({ deny: ["Bash"] }), false);
   });
 });

@@ -44,6 +44,8 @@ export interface ClaudeQueryOptions {
     PostToolBatch: Array<{ hooks: HookCallback[] }>;
   };
   pathToClaudeCodeExecutable?: string;
+  tools?: string[];
+  disallowedTools?: string[];
 }
 
 export interface QueryOptionsInput {
@@ -64,6 +66,9 @@ export interface QueryOptionsInput {
  *   are read (`settingSources: []`): no user, project or local settings, hooks or CLAUDE.md change a run.
  * - Partial messages are on: their stream events carry each response's stop reason and token usage,
  *   which the assistant messages do not (their `usage` is the `message_start` snapshot).
+ * - Tool settings (`request.tools`): `allow` is the SDK's `tools`, the base set of built-in tools the
+ *   model is given (not `allowedTools`, which only skips permission prompts and restricts nothing under
+ *   bypassed permissions); `deny` is `disallowedTools`, removed from the model's context.
  */
 export function buildQueryOptions(input: QueryOptionsInput): ClaudeQueryOptions {
   const { request } = input;
@@ -88,5 +93,7 @@ export function buildQueryOptions(input: QueryOptionsInput): ClaudeQueryOptions 
       PostToolBatch: [{ hooks: [input.hooks.PostToolBatch] }],
     },
     ...(input.executablePath !== undefined && { pathToClaudeCodeExecutable: input.executablePath }),
+    ...(request.tools?.allow !== undefined && { tools: [...request.tools.allow] }),
+    ...(request.tools?.deny !== undefined && { disallowedTools: [...request.tools.deny] }),
   };
 }

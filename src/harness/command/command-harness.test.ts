@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { createCommandHarness } from "./command-harness.ts";
@@ -150,6 +150,19 @@ describe("command harness: claude stream-json agents", () => {
     assert.match(
       outcome.kind === "failed" ? outcome.reason.message : "",
       /^Local setup\/process error \(no session established\): Could not start the agent command: spawn .*no-such-agent ENOENT$/,
+    );
+  });
+
+  it("refuses tool settings before the agent starts: it cannot restrict a CLI agent's tools", async () => {
+    const command = fakeCommand("fake", ["ok", "--session-id", "{sessionId}", "--prompt", "{prompt}"]);
+    const harness = createCommandHarness(command, testDeps(clock, ws.dir));
+    const { events, outcome } = await runToEnd(harness, makeRequest(ws.dir, { tools: { deny: ["Bash"] } }));
+    assert.deepEqual(events, []);
+    assert.equal(existsSync(join(ws.dir, "out.txt")), false, "the agent never ran");
+    assert.equal(outcome.kind === "failed" && outcome.reason.retriable, false);
+    assert.match(
+      outcome.kind === "failed" ? outcome.reason.message : "",
+      /^Tool settings cannot be applied to command\/fake: hankweave cannot restrict the tools of a command-line agent\. Remove/,
     );
   });
 });

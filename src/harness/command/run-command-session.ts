@@ -36,6 +36,14 @@ function refused(message: string): SessionOutcome {
   return { kind: "failed", reason, sessionEstablished: false, layers, totals: NO_USAGE };
 }
 
+/**
+ * A command-line agent runs with whatever tools its own CLI gives it: hankweave cannot restrict them,
+ * so a session asked to is refused before the process starts, never run with more than it was given.
+ */
+export function toolSettingsRefusal(commandName: string): string {
+  return `Tool settings cannot be applied to command/${commandName}: hankweave cannot restrict the tools of a command-line agent. Remove the agent's tools, restrict them in the agent's own command line (hankweave.commands.json), or use a Claude, pi or scripted model.`;
+}
+
 function writePromptFile(invocation: Invocation): string | undefined {
   if (invocation.promptFile === undefined) return undefined;
   try {
@@ -62,6 +70,7 @@ export async function runCommandSession(
     const layers = { stream: "aborted", toolBatch: "completed", turn: "aborted" } as const;
     return { kind: "aborted", reason: abortReason(request.signal), layers, totals: NO_USAGE };
   }
+  if (request.tools !== undefined) return refused(toolSettingsRefusal(command.name));
   const prepared = prepareInvocation(request, {
     command,
     model,

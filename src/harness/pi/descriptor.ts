@@ -4,6 +4,7 @@ import { sdkProblem } from "../sdk-problem.ts";
 import { createPiHarness } from "./pi-harness.ts";
 import { PI_AGENT_PACKAGE, PI_INSTALL_COMMAND } from "./pi-sdk.ts";
 import { selfTestPi } from "./self-test.ts";
+import { PI_TOOLS } from "./tool-facts.ts";
 
 /**
  * The embedded pi coding agent: any `pi/<provider>/<model>` id, and every catalog model whose provider
@@ -17,6 +18,7 @@ export const piDescriptor: HarnessDescriptor = {
   providers: "*",
   // The reference runtime's default for pi.
   defaultIdleTimeoutSeconds: 120,
+  toolNames: PI_TOOLS,
   availability: () => sdkProblem(PI_AGENT_PACKAGE, PI_INSTALL_COMMAND),
   selfTest: (model, env) => {
     const test = selfTestPi(model, env);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { AgentSession } from "@mariozechner/pi-coding-agent";
-import type { SessionRequest } from "../harness.ts";
+import { type SessionRequest, toolPermitted } from "../harness.ts";
 import type { PiSdk } from "./pi-sdk.ts";
 import type { PreparedPiSession } from "./prepare-pi-session.ts";
 import { PI_TOOLS } from "./tool-facts.ts";
@@ -17,7 +17,9 @@ import { PI_TOOLS } from "./tool-facts.ts";
  * System prompt: pi's default prompt (it describes the tools and how to use them) with the codon's
  * system prompt appended; a SYSTEM.md or APPEND_SYSTEM.md in the workspace is ignored.
  *
- * Tools: read, bash, edit, write. bash runs commands in the agent environment of the request.
+ * Tools: read, bash, edit, write, less those the request's tool settings leave out (pi's `tools`
+ * allowlist then holds only the permitted ones, so the model is never offered the others). bash runs
+ * commands in the agent environment of the request.
  */
 export async function openPiSession(
   sdk: PiSdk,
@@ -55,6 +57,7 @@ export async function openPiSession(
   const bash = pi.defineTool(
     pi.createBashToolDefinition(cwd, { spawnHook: (context) => ({ ...context, env }) }),
   );
+  const tools = PI_TOOLS.filter((name) => toolPermitted(request.tools, name));
   const { session } = await pi.createAgentSession({
     cwd,
     agentDir,
@@ -65,8 +68,8 @@ export async function openPiSession(
     settingsManager,
     resourceLoader,
     sessionManager: prepared.sessionManager,
-    tools: [...PI_TOOLS],
-    customTools: [bash],
+    tools,
+    customTools: tools.includes("bash") ? [bash] : [],
   });
   return session;
 }

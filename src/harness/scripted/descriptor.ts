@@ -15,6 +15,9 @@ export const scriptedDescriptor: HarnessDescriptor = {
   providers: ["scripted"],
   // No reference default exists for an in-process agent; the Claude figure is used.
   defaultIdleTimeoutSeconds: 180,
+  // Any name, so that `-m scripted` dry-runs an agent written for another harness; its own tools are
+  // Write, Edit, Delete and Bash, and a call to one the settings leave out is refused as `@blocked`.
+  toolNames: "open",
   availability: () => undefined,
   selfTest: () => undefined,
   checkPrompt: (prompt) => {

@@ -83,9 +83,10 @@ function callTarget(call: ToolCallSketch | undefined): string {
 /**
  * `@blocked`: the agent asks for a tool call and the permission system refuses it. The call is not
  * executed; the model gets the refusal as an error result and the script goes on. The tool batch ends
- * `blocked`, and so does the turn unless something worse happens.
+ * `blocked`, and so does the turn unless something worse happens. `why` follows "was denied" in the
+ * refusal (a tool the agent's tool settings leave out says so).
  */
-export function blockedStep(turn: ScriptedTurn, call: ToolCallSketch): undefined {
+export function blockedStep(turn: ScriptedTurn, call: ToolCallSketch, why = ""): undefined {
   const toolName = SCRIPTED_TOOLS[call.tool];
   const toolUseId = turn.options.newId();
   const input = call.tool === "run" ? { command: call.argument } : { file_path: call.argument };
@@ -95,7 +96,7 @@ export function blockedStep(turn: ScriptedTurn, call: ToolCallSketch): undefined
     type: "tool.result",
     toolUseId,
     toolName,
-    result: `Permission to use ${toolName}${callTarget(call)} was denied; the call was not executed.`,
+    result: `Permission to use ${toolName}${callTarget(call)} was denied${why}; the call was not executed.`,
     isError: true,
     executionTimeMs: 0,
   });

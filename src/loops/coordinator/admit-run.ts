@@ -32,6 +32,8 @@ export interface AdmitRequest {
   readonly limitConfig?: LimitConfig;
   /** Admits a run whose admission table misses a condition; the reason is recorded with the run. */
   readonly admitAnyway?: string;
+  /** Overrides the definition's `[trigger] concurrency` (a watch's next-tick run is always allowed). */
+  readonly concurrency?: "forbid" | "allow" | "queue";
 }
 
 export type AdmitOutcome =
@@ -88,7 +90,10 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
       dir,
       createdAt: now,
     },
-    { concurrency: d.trigger?.concurrency ?? "forbid", initial: d.kind === "watch" ? "watching" : "running" },
+    {
+      concurrency: request.concurrency ?? d.trigger?.concurrency ?? "forbid",
+      initial: d.kind === "watch" ? "watching" : "running",
+    },
   );
   await store.registerLoop({ loopId: d.id, file: d.file, name: d.name, kind: d.kind, updatedAt: now });
   if (result.kind !== "admitted") {

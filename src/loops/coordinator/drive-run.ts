@@ -6,13 +6,21 @@ import { LeaseLostError } from "../store/loop-store.ts";
 import type { GenerationRecord, LoopRunRecord, StoredCommand } from "../store/store-records.ts";
 import { commandEffect } from "./command-effects.ts";
 import { ChildGroups, type DriverDeps, endRun, isOwnerDead, moveRun } from "./driver-context.ts";
+import { prepareItems } from "./fan-out-generation.ts";
+import { GenerationHistory } from "./generation-history.ts";
 import { finishGates, resumeGeneration, type StepContext, startGeneration } from "./generation-step.ts";
 import { runPrecheck } from "./precheck.ts";
+import { armSuccessor, tickOf, watchStep } from "./watch-step.ts";
 
 /** How a drive ended: the run reached a terminal state, waits (parked, queued, watching), or was lost. */
 export type DriveEnd =
   | { readonly kind: "terminal"; readonly run: LoopRunRecord }
-  | { readonly kind: "waiting"; readonly run: LoopRunRecord }
+  | {
+      readonly kind: "waiting";
+      readonly run: LoopRunRecord;
+      /** For a watching run: when its next poll is due (epoch ms). */
+      readonly wakeAt?: number;
+    }
   | { readonly kind: "busy"; readonly owner: string }
   | { readonly kind: "lost" };
 
@@ -54,6 +62,7 @@ class Driver implements StepContext {
   private lastMark: number | null = null;
   private readonly approvals = new Set<string>();
   private resumeApproved = false;
+  private readonly history: GenerationHistory;
 
   constructor(
     private readonly runId: string,
@@ -62,6 +71,7 @@ class Driver implements StepContext {
     readonly children: ChildGroups,
   ) {
     children.endAll();
+    this.history = new GenerationHistory(deps.store, runId);
   }
 
   async renew(ttl: number): Promise<void> {
@@ -81,7 +91,8 @@ class Driver implements StepContext {
       if (run.state !== "running") this.lastMark = null;
       const step = await this.step(run);
       if (step === "again") continue;
-      if (!options.follow) return { kind: "waiting", run };
+      if (!options.follow)
+        return { kind: "waiting", run, ...(this.wakeAt !== null && { wakeAt: this.wakeAt }) };
       await sleep(this.deps.pollMs ?? 500, undefined, { ref: true });
       if (this.deps.signal?.aborted === true) await this.stopFromSignal(run);
     }
@@ -99,7 +110,7 @@ class Driver implements StepContext {
 
   /** One boundary: commands first, then (while running) the decision and the next piece of work. */
   private async step(run: LoopRunRecord): Promise<"again" | "wait"> {
-    const generations = await this.deps.store.generations(run.id);
+    const generations = await this.history.read();
     const pendingGate = generations.at(-1)?.facts.gates.find((g) => g.verdict === "approval")?.gateId ?? null;
     const deferred: StoredCommand[] = [];
     if (this.deps.signal?.aborted === true) await this.stopFromSignal(run);
@@ -129,9 +140,34 @@ class Driver implements StepContext {
       await this.settle(command, "applied");
       return "again";
     }
+    if (run.state === "watching") return this.watching(run);
     if (run.state !== "running") return "wait";
     await this.running(run, generations, deferred);
     return "again";
+  }
+
+  private wakeAt: number | null = null;
+  private successorArmed = false;
+
+  private async watching(run: LoopRunRecord): Promise<"again" | "wait"> {
+    const step = await watchStep(this, run);
+    this.wakeAt = step.kind === "wait" ? step.wakeAt : null;
+    return step.kind === "wait" ? "wait" : "again";
+  }
+
+  /**
+   * A watch run that ticked: its next tick's run is armed (again, idempotently, after a crash), and a
+   * tick without items ends it `no-op: clean_tick`. Returns whether it ended the run.
+   */
+  private async afterTick(run: LoopRunRecord, generations: readonly GenerationRecord[]): Promise<boolean> {
+    const tick = await tickOf(this.deps, run.id);
+    if (tick === undefined) return false;
+    if (!this.successorArmed) await armSuccessor(this, run, tick.at);
+    this.successorArmed = true;
+    if (generations.length > 0 || tick.items.length > 0) return false;
+    await endRun(this.deps, this.token, run, { state: "no-op", cause: "clean_tick" });
+    this.lastMark = null;
+    return true;
   }
 
   private settle(command: StoredCommand, outcome: string): Promise<void> {
@@ -140,11 +176,12 @@ class Driver implements StepContext {
 
   private async running(
     run: LoopRunRecord,
-    generations: GenerationRecord[],
+    generations: readonly GenerationRecord[],
     deferred: StoredCommand[],
   ): Promise<void> {
     const last = generations.at(-1);
     const stop = deferred.some((c) => c.type === "stop");
+    if (run.contract.kind === "watch" && !stop && (await this.afterTick(run, generations))) return;
     if (last?.state === "running" && !stop) return this.interrupted(run, last);
     if (last !== undefined && !stop && this.gatesLeft(run, last))
       return finishGates(this, run, last, this.approvals);
@@ -173,6 +210,11 @@ class Driver implements StepContext {
     }
     await this.deps.store.updateMeters(run.id, this.token, { meters });
     if (decision.because === "start" && (await runPrecheck(this, run))) return;
+    const itemsEnd = await prepareItems(this.deps, this.token, run);
+    if (itemsEnd !== undefined) {
+      await endRun(this.deps, this.token, run, itemsEnd, { meters });
+      return;
+    }
     await startGeneration(this, { ...run, meters }, (last?.number ?? 0) + 1);
   }
 
@@ -197,7 +239,7 @@ class Driver implements StepContext {
   }
 
   /** The meters from the generations (tokens, cost, count, no-progress) and the running time. */
-  private async meters(run: LoopRunRecord, generations: GenerationRecord[]): Promise<Meters> {
+  private async meters(run: LoopRunRecord, generations: readonly GenerationRecord[]): Promise<Meters> {
     const now = this.deps.clock.now();
     const runningMs = run.meters.runningMs + (this.lastMark === null ? 0 : now - this.lastMark);
     this.lastMark = now;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../util/clock.ts";
+import type { LimitConfig } from "../model/limits.ts";
 import { isBadEnding, isTerminalState, type Outcome, type RunStateName } from "../model/run-states.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
@@ -22,6 +23,8 @@ export interface DriverDeps {
   readonly pollMs?: number;
   /** Ctrl-C: the run is stopped as by `loops stop`. */
   readonly signal?: AbortSignal;
+  /** Defaults and ceilings for the runs a driver admits itself (a watch's next tick). */
+  readonly limitConfig?: LimitConfig;
   /** One line per notable step (generation started, verdicts, state changes), for a terminal. */
   readonly report?: (line: string) => void;
 }

@@ -2,7 +2,9 @@ import { effectiveBudgets } from "../model/budgets.ts";
 import { generationKey } from "../model/idempotency.ts";
 import { messagesForNextGeneration, renderInbox } from "../model/inbox.ts";
 import type { GenerationRecord, LoopRunRecord } from "../store/store-records.ts";
+import { ActivityClock } from "./activity-clock.ts";
 import { type ChildGroups, type DriverDeps, endRun } from "./driver-context.ts";
+import { runFanOutGeneration, storedItems } from "./fan-out-generation.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
 import { workspaceOf } from "./run-body.ts";
 import {
@@ -12,6 +14,7 @@ import {
   runGeneration,
 } from "./run-generation.ts";
 import { runHook } from "./run-hook.ts";
+import { tickOf } from "./watch-step.ts";
 
 /** What a generation step needs from the driver holding the lease. */
 export interface StepContext {
@@ -89,10 +92,14 @@ export async function resumeGeneration(
 ): Promise<void> {
   const messages = await context.deps.store.messages(run.id);
   const inbox = renderInbox(messages.filter((m) => record.readMessages.includes(m.id)));
+  const items = await storedItems(context.deps, run);
   const result = await withStopWatch(
     context,
     run,
-    (deps) => runGeneration(run.contract, record, run.dir, deps),
+    (deps) =>
+      items === undefined
+        ? runGeneration(run.contract, record, run.dir, deps)
+        : runFanOutGeneration(run, record, deps, items),
     inbox,
     record.number,
   );
@@ -156,19 +163,22 @@ async function recordGeneration(
 }
 
 /**
- * Runs `work` with the generation's abort signal, polling the store for a stop command (and the
- * wall-clock budget) every `pollMs`: a stop ends the body at once (`aborted`).
+ * Runs `work` with the generation's abort signal, polling the store for a stop command, the wall-clock
+ * budget and the inactivity clock every `pollMs`: a stop ends the body at once (`aborted`); the
+ * inactivity clock ends it too and marks the generation `inactive` (the run then ends stalled).
  */
-async function withStopWatch<T>(
+async function withStopWatch(
   context: StepContext,
   run: LoopRunRecord,
-  work: (deps: GenerationDeps) => Promise<T>,
+  work: (deps: GenerationDeps) => Promise<GenerationResult>,
   inbox: string,
   number: number,
-): Promise<T> {
+): Promise<GenerationResult> {
   const { deps } = context;
   const controller = new AbortController();
   const budgets = effectiveBudgets(run.contract.limits, run.amendments);
+  const activity = new ActivityClock(context.runningMs, run.contract.limits.inactivity_sec);
+  let inactive = false;
   const stopOnSignal = () => controller.abort("stopped");
   deps.signal?.addEventListener("abort", stopOnSignal, { once: true });
   const timer = setInterval(() => {
@@ -180,10 +190,20 @@ async function withStopWatch<T>(
       .catch(() => undefined);
     if (budgets.wallClockSec > 0 && context.runningMs() > budgets.wallClockSec * 1000)
       controller.abort("wall-clock budget");
+    if (!controller.signal.aborted && activity.stalled()) {
+      inactive = true;
+      controller.abort("inactivity: no node reached a terminal state in time");
+    }
   }, deps.pollMs ?? 500);
+  const tick = run.contract.kind === "watch" ? await tickOf(deps, run.id) : undefined;
   try {
-    const loop = loopEnv({ run, generation: number, inbox });
-    return await work({
+    const loop = loopEnv({
+      run,
+      generation: number,
+      inbox,
+      ...(tick !== undefined && { items: JSON.stringify(tick.items) }),
+    });
+    const result = await work({
       clock: deps.clock,
       newId: deps.newId,
       processEnv: deps.env,
@@ -192,7 +212,11 @@ async function withStopWatch<T>(
       signal: controller.signal,
       overBudget: (tokens) => budgets.tokens > 0 && run.meters.tokens + tokens > budgets.tokens,
       onChild: (pgid) => context.children.add(pgid),
+      activity,
     });
+    if (!inactive) return result;
+    const { record } = result;
+    return { record: { ...record, facts: { ...record.facts, inactive: true } } };
   } finally {
     clearInterval(timer);
     deps.signal?.removeEventListener("abort", stopOnSignal);

@@ -13,6 +13,8 @@ export interface LoopContext {
   /** The inbox handed to this generation, one attributed line per message. */
   readonly inbox: string;
   readonly item?: { readonly id: string; readonly key: string; readonly json: string };
+  /** A watch tick's items, as a JSON array (every item, when the body is not fanned out). */
+  readonly items?: string;
 }
 
 export function loopEnv(context: LoopContext): Record<string, string> {
@@ -27,6 +29,7 @@ export function loopEnv(context: LoopContext): Record<string, string> {
     HANKWEAVE_LOOP_GOAL: contract.goal,
     HANKWEAVE_LOOP_DONE: contract.definitionOfDone ?? "",
     HANKWEAVE_LOOP_INBOX: context.inbox,
+    ...(context.items !== undefined && { HANKWEAVE_LOOP_ITEMS: context.items }),
     ...(context.item !== undefined && {
       HANKWEAVE_LOOP_ITEM: context.item.json,
       HANKWEAVE_LOOP_ITEM_ID: context.item.id,

@@ -33,6 +33,13 @@ export interface BodyRequest {
    * then nothing new starts (the run is told to stop at its next codon boundary).
    */
   readonly overBudget?: (tokens: number) => boolean;
+  /** Told when a codon (attempt) starts and ends: the inactivity clock's nodes. */
+  readonly activity?: NodeActivity;
+}
+
+export interface NodeActivity {
+  started(): void;
+  ended(): void;
 }
 
 export interface BodyReport {
@@ -62,7 +69,15 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
   const resumed = before?.runs.at(-1)?.id.startsWith(prefix) === true;
   const baseline = before === null ? 0 : totalTokens(before);
   let stopSent = false;
+  // The runner's setup (workspace, checkpoints) counts as the first codon's node: it is work under way.
+  let setupOpen = true;
+  request.activity?.started();
   const listener: EventListener = (event, state) => {
+    if (event.type === "codon.started") {
+      if (setupOpen) setupOpen = false;
+      else request.activity?.started();
+    }
+    if (event.type === "codon.completed") request.activity?.ended();
     if (event.type !== "token.usage" || stopSent) return;
     if (request.overBudget?.(totalTokens(state) - baseline) === true) {
       stopSent = true;
@@ -85,6 +100,7 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
     listeners: [listener],
   });
   const result = await handle.done;
+  if (setupOpen) request.activity?.ended();
   return report(result, resumed, layout.checkpointGitDir);
 }
 

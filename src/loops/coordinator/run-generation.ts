@@ -5,7 +5,7 @@ import { generationHash } from "../model/generation-hash.ts";
 import type { Outcome } from "../model/run-states.ts";
 import type { GenerationRecord } from "../store/store-records.ts";
 import { createJudgeRunner } from "./judge-session.ts";
-import { type BodyReport, runBody, workspaceOf } from "./run-body.ts";
+import { type BodyReport, type NodeActivity, runBody, workspaceOf } from "./run-body.ts";
 import { runGates } from "./run-gates.ts";
 import { runHook } from "./run-hook.ts";
 
@@ -21,6 +21,8 @@ export interface GenerationDeps {
   /** Budgets: says whether this generation's tokens so far exceed what is left. */
   readonly overBudget: (tokens: number) => boolean;
   readonly onChild?: (pgid: number) => void;
+  /** The inactivity clock's view of the nodes (codons, gates, hooks) this generation runs. */
+  readonly activity?: NodeActivity;
 }
 
 export interface GenerationResult {
@@ -45,6 +47,7 @@ export async function runGeneration(
     signal: deps.signal,
     newId: deps.newId,
     overBudget: deps.overBudget,
+    ...(deps.activity !== undefined && { activity: deps.activity }),
   });
   if (body.end.kind !== "completed") return { record: finish(started, body, [], null, deps.clock) };
   return continueGates(
@@ -62,6 +65,23 @@ export async function runGeneration(
  * human gate), then rehashes. `approvals` are the human gates approved for this generation.
  */
 export async function continueGates(
+  contract: PinnedContract,
+  record: GenerationRecord,
+  runDir: string,
+  deps: GenerationDeps,
+  approvals: ReadonlySet<string>,
+  workspaceTree: string | null,
+): Promise<GenerationResult> {
+  // The gate phase (the gate_pre hook, then the gates in order) is one node for the inactivity clock.
+  deps.activity?.started();
+  try {
+    return await gatePhase(contract, record, runDir, deps, approvals, workspaceTree);
+  } finally {
+    deps.activity?.ended();
+  }
+}
+
+async function gatePhase(
   contract: PinnedContract,
   record: GenerationRecord,
   runDir: string,

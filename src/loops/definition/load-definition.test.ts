@@ -105,6 +105,8 @@ escalation = ["./notify.sh"]
 goal = "g"
 [trigger]
 schedule = "99 * * *"
+[fan_out]
+items = ["./items.sh"]
 [[gates]]
 id = "a"
 kind = "human"
@@ -120,9 +122,11 @@ instructions = "./judge.md"
     const codes = loaded.issues.map((i) => i.code).sort();
     assert.deepEqual(codes, [
       "duplicate-gate-id",
+      "human-gate-with-fan-out",
       "instructions-not-found",
       "invalid-schedule",
       "missing-watch",
+      "program-not-found",
       "program-not-found",
     ]);
   });

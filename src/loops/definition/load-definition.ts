@@ -142,6 +142,17 @@ function gateIdIssues(d: LoopDefinition): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   d.gates.forEach((gate, index) => {
+    // An approval resumes the gates of the run's one workspace; a fanned-out body has one per item.
+    if (gate.kind === "human" && d.fan_out !== undefined) {
+      issues.push(
+        error(
+          "human-gate-with-fan-out",
+          ["gates", index, "kind"],
+          "A human gate cannot follow a fanned-out body: there is no one workspace to approve.",
+          "Remove [fan_out] (one body run over all items), or use a command or judge gate and put the human approval in the escalation command.",
+        ),
+      );
+    }
     if (seen.has(gate.id)) {
       issues.push(
         error(

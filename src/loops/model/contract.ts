@@ -33,7 +33,8 @@ export interface PinnedContract {
     readonly generationPre: readonly string[] | null;
     readonly gatePre: readonly string[] | null;
   };
-  readonly fanOut: { readonly items: readonly string[] } | null;
+  /** `ceiling`: the most items a generation may fan out to (more: `exhausted: fan_out_ceiling`). */
+  readonly fanOut: { readonly items: readonly string[]; readonly ceiling: number } | null;
   readonly watch: { readonly source: readonly string[]; readonly everySec: number } | null;
   readonly escalation: readonly string[] | null;
   /** sha256 of each pinned file, by its path relative to the definition's directory. */
@@ -72,7 +73,10 @@ export function pinContract(input: PinInput): PinnedContract {
     body: { hank: pinnedPath(d.hank), data: d.data ?? null, model: d.model ?? null },
     gates: d.gates.map((gate) => pinGate(gate, limits, pinnedPath)),
     hooks: { generationPre: argv(d.hooks?.generation_pre), gatePre: argv(d.hooks?.gate_pre) },
-    fanOut: d.fan_out === undefined ? null : { items: argv(d.fan_out.items) ?? [] },
+    fanOut:
+      d.fan_out === undefined
+        ? null
+        : { items: argv(d.fan_out.items) ?? [], ceiling: limits.ceilings.fan_out_width ?? 0 },
     watch: d.watch === undefined ? null : { source: argv(d.watch.source) ?? [], everySec: d.watch.every_sec },
     escalation: argv(d.escalation),
     hashes: input.hashes,

@@ -41,6 +41,11 @@ export interface GenerationFacts {
   readonly gates: readonly GateVerdict[];
   /** The generation hash; null when the body did not complete (it never counts toward the windows). */
   readonly hash: string | null;
+  /**
+   * Set when the inactivity clock ended the generation: no node (codon, gate, hook) reached a terminal
+   * state for `inactivity_sec` of running time while none was running.
+   */
+  readonly inactive?: true;
 }
 
 /** A generation that failed: the body failed or a gate could not judge. */

@@ -248,4 +248,19 @@ describe("stop model", () => {
     assert.equal(inactivityStalled({ ...base, nodeRunning: true }), false);
     assert.equal(inactivityStalled({ ...base, runningMsNow: 3_599_999, nodeRunning: false }), false);
   });
+
+  test("a generation the inactivity clock ended: stalled inactivity, below a stop", () => {
+    const inactive: GenerationFacts = {
+      ...gen(1, null, [], { kind: "aborted", message: "inactive" }),
+      inactive: true,
+    };
+    assert.deepEqual(decide(input([inactive])), {
+      kind: "end",
+      outcome: { state: "stalled", cause: "inactivity" },
+    });
+    assert.deepEqual(decide(input([inactive], { stopRequested: true })), {
+      kind: "end",
+      outcome: { state: "failed", cause: "operator_stop" },
+    });
+  });
 });

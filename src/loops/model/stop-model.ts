@@ -90,6 +90,7 @@ function failed(last: GenerationFacts): Candidate | undefined {
 
 function stalled(input: DecisionInput): Candidate | undefined {
   const { limits, history } = input;
+  if (history.at(-1)?.inactive === true) return end({ state: "stalled", cause: "inactivity" });
   if (noProgressStreak(history, limits.window) >= limits.window) {
     return end({ state: "stalled", cause: "no_progress_hash" });
   }

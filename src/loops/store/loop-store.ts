@@ -73,7 +73,11 @@ export interface LoopStore {
 
   /** Inserts or replaces generation `record.number` of the run. */
   putGeneration(token: number, record: GenerationRecord): Promise<void>;
-  generations(runId: string): Promise<GenerationRecord[]>;
+  /**
+   * The run's generations in order; with `fromNumber`, only those numbered from it on (a driver reads
+   * the whole history once, then only the generation it is working on: constant work per generation).
+   */
+  generations(runId: string, fromNumber?: number): Promise<GenerationRecord[]>;
 
   appendEvent(
     runId: string,

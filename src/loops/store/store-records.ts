@@ -148,6 +148,8 @@ export interface StateChange {
     readonly deliveryId: string;
     readonly payload: Readonly<Record<string, unknown>>;
   }>;
+  /** A watch tick's source cursor, stored with the tick so an item is never lost nor polled twice. */
+  readonly cursor?: WatchCursor;
 }
 
 export interface RegisteredLoop {

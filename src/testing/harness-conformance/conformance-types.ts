@@ -1,4 +1,5 @@
 import type { Harness } from "../../harness/harness.ts";
+import type { ExitStatus } from "../../journal/index.ts";
 import type { SessionDirector } from "./session-director.ts";
 
 /**
@@ -13,6 +14,13 @@ export interface ConformanceSetup {
    * session, so it must outlast the harness's own start-up (an agent CLI that needs 2.5 s to boot).
    */
   readonly idleTimeoutSeconds?: number;
+  /**
+   * The `exitStatus` of a session the runtime stopped (idle timeout, budget): how the agent's process
+   * ended where the harness runs one it watches (`killed` with the signal), `{type: "none"}` where
+   * no agent process exit is observed (the default: in-process SDKs, the scripted agent, Claude Code
+   * under its SDK, which ends its own process).
+   */
+  readonly stoppedExitStatus?: ExitStatus;
   /** The harness talks to a model server, so the conversation each session sent can be checked. */
   readonly modelServer: boolean;
   /**

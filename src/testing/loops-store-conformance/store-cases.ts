@@ -40,6 +40,11 @@ export const LOG_CASES: readonly LoopStoreCase[] = [
       );
       assert.equal(all[0]?.tokens, 12);
       assert.deepEqual(all[0]?.readMessages, [3]);
+      assert.deepEqual(
+        (await store.generations("r", 2)).map((g) => g.number),
+        [2],
+        "from a number on",
+      );
       await store.updateMeters("r", token, { meters: { ...ZERO_METERS, tokens: 12, generations: 1 } });
       assert.equal((await store.getRun("r"))?.meters.tokens, 12);
     },
@@ -164,6 +169,18 @@ export const LOG_CASES: readonly LoopStoreCase[] = [
       await store.putCursor({ loopId: "w", cursor: "c2", lastSuccessAt: T0 });
       assert.equal((await store.getCursor("w"))?.cursor, "c2");
       await admitted(store, newRun("r"));
+      const tick = (await store.acquireLease("r", "d", 0, 10_000)) ?? 0;
+      // A transition that carries a cursor (a watch tick) stores it in the same transaction.
+      await store.transition("r", tick, {
+        from: "running",
+        to: "paused",
+        via: "operator_pause",
+        at: T0,
+        cursor: { loopId: "w", cursor: "c3", lastSuccessAt: T0 },
+      });
+      assert.equal((await store.getCursor("w"))?.cursor, "c3");
+      await store.transition("r", tick, { from: "paused", to: "running", via: "resumed", at: T0 });
+      await store.releaseLease("r", tick);
       assert.equal(await store.deleteRun("r"), false);
       const token = (await store.acquireLease("r", "d", 0, 10_000)) ?? 0;
       await store.transition("r", token, { from: "running", to: "done", via: "gates_passed", at: T0 });

@@ -13,7 +13,7 @@ export function claudeConformanceSetup(): ConformanceSetup {
   return {
     model: "haiku",
     modelServer: true,
-    idleTimeoutSeconds: 2,
+    idleTimeoutSeconds: 5,
     start: async (director) => {
       const fake = await startFakeAnthropic(director.fakeScript);
       return {

@@ -46,7 +46,8 @@ export function commandConformanceSetup(piCli: string): ConformanceSetup {
   return {
     model: "command/pi",
     modelServer: true,
-    idleTimeoutSeconds: 4,
+    idleTimeoutSeconds: 8,
+    stoppedExitStatus: { type: "killed", signal: "SIGTERM" },
     limitations: {
       "max-tokens":
         "the pi CLI runs a tool call cut at max tokens with its arguments completed; a CLI agent cannot be stopped before a call",

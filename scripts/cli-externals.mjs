@@ -1,0 +1,26 @@
+// What every bundle of the CLI leaves outside itself, loaded at run time from node_modules: the
+// package's bin (scripts/bundle-cli.mjs) and the bundles the crash and Loops tests make of the sources.
+// - the optional agent SDKs (peer dependencies, `@anthropic-ai/*`, `@mariozechner/*`): loaded lazily,
+//   only when a codon needs them, from the user's own install;
+// - yaml: loaded lazily (createRequire) on the first prompt with frontmatter;
+// - the terminal UI (ink, react), the Loops store (libsql, a native module, and kysely), croner, and
+//   the bundle formats (modern-tar; @mongodb-js/zstd, a native module): loaded lazily (dynamic import)
+//   by the commands that need them.
+
+/** Loaded lazily by the commands that need them. */
+export const LAZY_DEPENDENCIES = [
+  "yaml",
+  "ink",
+  "react",
+  "libsql",
+  "kysely",
+  "croner",
+  "modern-tar",
+  "@mongodb-js/zstd",
+];
+
+/** The agent SDKs, as package patterns. */
+export const AGENT_SDKS = ["@anthropic-ai/*", "@mariozechner/*"];
+
+/** Every module a CLI bundle leaves external. */
+export const CLI_EXTERNALS = [...LAZY_DEPENDENCIES, ...AGENT_SDKS];

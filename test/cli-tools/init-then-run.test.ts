@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { runCli } from "../../src/cli/run-cli.ts";
+import { captureIo } from "./capture-io.ts";
+
+/** `--init`, then `hankweave -m scripted --headless` in the same fresh directory: the whole hank runs. */
+describe("hankweave --init, then a scripted run", () => {
+  const root = mkdtempSync(join(tmpdir(), "hankweave-init-run-"));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it("prints the welcome when bare in a directory without hank.json", async () => {
+    const dir = join(root, "bare");
+    mkdirSync(dir);
+    const { io, out } = captureIo(dir);
+    assert.equal(await runCli(["-y"], io), 0);
+    assert.match(out(), /^Welcome to hankweave/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("scaffolds, then runs every codon offline", async () => {
+    const dir = join(root, "project");
+    const executions = join(root, "executions");
+    mkdirSync(dir);
+    const init = captureIo(dir);
+    assert.equal(await runCli(["--init"], init.io), 0, init.err());
+    const run = captureIo(dir, { HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: executions });
+    assert.equal(await runCli(["-m", "scripted", "--headless"], run.io), 0, run.err());
+    const [execution] = readdirSync(executions);
+    const journal = readFileSync(
+      join(executions, execution ?? "", ".hankweave", "events", "events.jsonl"),
+      "utf8",
+    );
+    const completed = journal
+      .split("\n")
+      .filter((line) => line.includes('"codon.completed"'))
+      .map((line) => (JSON.parse(line) as { data: { codonId: string; success: boolean } }).data)
+      .map((data) => `${data.codonId}:${data.success}`);
+    assert.deepEqual(completed, ["summarize:true", "review#0:true", "review#1:true"]);
+    const summary = readFileSync(join(executions, execution ?? "", "agentRoot", "summary.md"), "utf8");
+    assert.match(summary, /^# Summary\n/);
+  });
+});
