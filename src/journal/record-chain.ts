@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 
 /**
  * The journal's hash chain. Every record the writer appends carries `prev`, the hash of the line before
@@ -15,9 +15,18 @@ import { createHash } from "node:crypto";
  * signature: whoever can write the file can recompute the hashes.
  */
 
+/**
+ * One-shot SHA-256 where Node has it (20.12 and later: about a third of the cost of a hash object per
+ * line, which matters at one line per event); a hash object on older Node 20 releases.
+ */
+const sha256Hex: (data: string | Buffer) => string =
+  typeof hash === "function"
+    ? (data) => hash("sha256", data, "hex")
+    : (data) => createHash("sha256").update(data).digest("hex");
+
 /** The hash a following record carries in `prev`. */
 export function lineHash(line: string | Buffer): string {
-  return createHash("sha256").update(line).digest("hex").slice(0, 16);
+  return sha256Hex(line).slice(0, 16);
 }
 
 /** A record's JSON with `prev` added as its last field. `json` is one `JSON.stringify`d object. */
