@@ -1,5 +1,6 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { DATA_SOURCE_DIR } from "../hank/ref-workspace.ts";
+import type { GlobSet } from "../util/glob-set.ts";
 
 /**
  * Paths inside the checkpoint work tree (agentRoot): `/`-separated, relative, normalized. Pure.
@@ -36,4 +37,24 @@ export function parentDirectories(path: string): string[] {
   const out: string[] = [];
   for (let n = parts.length - 1; n > 0; n--) out.push(parts.slice(0, n).join("/"));
   return out;
+}
+
+/**
+ * Changed paths inside the work tree that a glob matches, or that are directories a glob may reach
+ * into; `whole-tree` when the work tree itself is reported as changed. Both stores read reported
+ * changes this way.
+ */
+export function relevantChanged(
+  workTree: string,
+  globs: GlobSet,
+  changedPaths: readonly string[],
+): string[] | "whole-tree" {
+  const out = new Set<string>();
+  for (const raw of changedPaths) {
+    const path = toWorkTreePath(workTree, raw);
+    if (path === ".") return "whole-tree";
+    if (path === undefined || isMandatoryExcluded(path)) continue;
+    if (globs.matches(path) || globs.mayContain(path)) out.add(path);
+  }
+  return [...out];
 }

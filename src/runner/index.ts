@@ -3,6 +3,8 @@
  * lock, crash recovery, the resume point, workspace hooks, checkpoints, the journal and snapshots,
  * harnesses and their self-test, cancellation and run control). Every face calls it.
  */
+
+export { archiveRestorer } from "./archive-restorer.ts";
 export type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
 export type { LoadedHank, LoadHankInput } from "./load-hank.ts";
 export { loadValidatedHank } from "./load-hank.ts";

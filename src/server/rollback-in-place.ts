@@ -1,17 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../checkpoint/git/index.ts";
 import type { Clock, EventListener, RollbackTarget } from "../engine/index.ts";
-import {
-  type ArchiveRestorer,
-  createEventSink,
-  type RollbackResult,
-  readJournalLine,
-  rollbackExecution,
-} from "../engine/index.ts";
+import { createEventSink, type RollbackResult, readJournalLine, rollbackExecution } from "../engine/index.ts";
 import { JournalWriter, writeSnapshot } from "../journal/index.ts";
-import { loadValidatedHank } from "../runner/index.ts";
+import { archiveRestorer, loadValidatedHank } from "../runner/index.ts";
 import { markCrashedRun } from "../runner/mark-crashed-run.ts";
-import { readArchiveManifest, restoreArchived } from "../workspace/archive/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 
@@ -75,7 +68,7 @@ export async function rollbackInPlace(input: RollbackInPlaceInput): Promise<Roll
             workTree: layout.agentRoot,
             clock,
           }),
-          archives: archivePort(layout, clock),
+          archives: archiveRestorer(layout, clock),
           newRunId: randomUUID,
           persist: (plan) => writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan }),
         },
@@ -95,32 +88,4 @@ export async function rollbackInPlace(input: RollbackInPlaceInput): Promise<Roll
   } finally {
     lock.lock.release();
   }
-}
-
-/**
- * The execution's archive (`archive-manifest.json` and `rigArchive/`) as the rollback's port. The same
- * composition as `hankweave rollback`'s; the CLI cannot be imported from here.
- */
-function archivePort(layout: ExecutionLayout, clock: { now(): number }): ArchiveRestorer {
-  return {
-    async openEntries() {
-      const read = await readArchiveManifest(layout.archiveManifestPath);
-      if (!read.ok) return { ok: false, error: read.error };
-      const open = read.manifest.entries.filter(
-        (e) => e.restoredAt === undefined && e.supersededBy === undefined,
-      );
-      return { ok: true, entries: open };
-    },
-    async restore(codonId, entryIds) {
-      const { event } = await restoreArchived(layout.archiveManifestPath, { codonId, entryIds }, layout, {
-        clock,
-      });
-      return {
-        codonId: event.codonId,
-        restoredPaths: [...event.restoredPaths],
-        ...(event.failedPaths !== undefined && { failedPaths: event.failedPaths.map((f) => ({ ...f })) }),
-        status: event.status,
-      };
-    },
-  };
 }

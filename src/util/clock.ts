@@ -32,8 +32,11 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
-/** The real clock. Callers clear their watchdogs; a pending backoff keeps the process alive on purpose. */
-export function systemClock(): Clock {
+/**
+ * The real clock. Callers clear their watchdogs; a pending backoff keeps the process alive on purpose.
+ * With `unref`, pending timers never keep the process alive (a heartbeat after a finished run).
+ */
+export function systemClock(options: { readonly unref?: boolean } = {}): Clock {
   const timers = new Map<number, NodeJS.Timeout>();
   let next = 1;
   return {
@@ -44,6 +47,7 @@ export function systemClock(): Clock {
         timers.delete(id);
         callback();
       }, ms);
+      if (options.unref === true) timer.unref();
       timers.set(id, timer);
       return { id };
     },

@@ -1,9 +1,9 @@
-import { compileGlobs, type GlobSet, gitPathspecs } from "../../util/glob-set.ts";
+import { compileGlobs, gitPathspecs } from "../../util/glob-set.ts";
 import {
   EXCLUDED_ANY_DEPTH,
   EXCLUDED_TOP_LEVEL,
   isMandatoryExcluded,
-  toWorkTreePath,
+  relevantChanged,
 } from "../work-tree-paths.ts";
 import { listFiles, literalPathspecs } from "./git-queries.ts";
 import type { RunGit } from "./run-git.ts";
@@ -52,23 +52,4 @@ export async function scanSelection(git: RunGit, globPatterns: readonly string[]
   const globs = compileGlobs(globPatterns);
   const listed = await listFiles(git, LIST_FLAGS, [...gitPathspecs(globs), ...EXCLUDE_PATHSPECS]);
   return [...new Set(listed)].filter((path) => !isMandatoryExcluded(path) && globs.matches(path)).sort();
-}
-
-/**
- * Changed paths inside the work tree that a glob matches, or that are directories a glob may reach
- * into; `whole-tree` when the work tree itself is reported as changed.
- */
-function relevantChanged(
-  workTree: string,
-  globs: GlobSet,
-  changedPaths: readonly string[],
-): string[] | "whole-tree" {
-  const out = new Set<string>();
-  for (const raw of changedPaths) {
-    const path = toWorkTreePath(workTree, raw);
-    if (path === ".") return "whole-tree";
-    if (path === undefined || isMandatoryExcluded(path)) continue;
-    if (globs.matches(path) || globs.mayContain(path)) out.add(path);
-  }
-  return [...out];
 }

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { compileGlobs, type GlobSet } from "../../util/glob-set.ts";
-import { isMandatoryExcluded, parentDirectories, toWorkTreePath } from "../work-tree-paths.ts";
+import { isMandatoryExcluded, parentDirectories, relevantChanged } from "../work-tree-paths.ts";
 import { createUntrackedFilter, type UntrackedFilter } from "./untracked-filter.ts";
 
 export interface SelectFilesInput {
@@ -54,25 +54,6 @@ export async function scanSelection(
 
 function finish(found: ReadonlySet<string>, globs: GlobSet): string[] {
   return [...found].filter((path) => !isMandatoryExcluded(path) && globs.matches(path)).sort();
-}
-
-/**
- * Changed paths inside the work tree that a glob matches, or that are directories a glob may reach
- * into; `whole-tree` when the work tree itself is reported (the same reading as the git store's).
- */
-function relevantChanged(
-  workTree: string,
-  globs: GlobSet,
-  changedPaths: readonly string[],
-): string[] | "whole-tree" {
-  const out = new Set<string>();
-  for (const raw of changedPaths) {
-    const path = toWorkTreePath(workTree, raw);
-    if (path === ".") return "whole-tree";
-    if (path === undefined || isMandatoryExcluded(path)) continue;
-    if (globs.matches(path) || globs.mayContain(path)) out.add(path);
-  }
-  return [...out];
 }
 
 /** The untracked, not ignored files at `path`: itself when it is a file or link, its contents when a directory. */

@@ -11,6 +11,7 @@ import {
 } from "../../engine/rollback/index.ts";
 import type { HankFile } from "../../hank/schema/index.ts";
 import { JournalWriter, writeSnapshot } from "../../journal/index.ts";
+import { archiveRestorer } from "../../runner/index.ts";
 import { markCrashedRun } from "../../runner/mark-crashed-run.ts";
 import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
 import { acquireLock } from "../../workspace/lock/index.ts";
@@ -18,7 +19,6 @@ import type { CliIo } from "../cli-io.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { loadAndValidate } from "../run/load-and-validate.ts";
 import { checkGit, type RunIo, runHankCommand } from "../run/run-command.ts";
-import { archiveRestorer } from "./archive-restorer.ts";
 import { requireExecutionOptions } from "./options-from-execution.ts";
 import { rollbackPrinter } from "./rollback-printer.ts";
 import type { RollbackOptions } from "./subcommand-command.ts";

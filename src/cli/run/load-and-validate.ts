@@ -1,23 +1,16 @@
 import type { ValidationIssue } from "../../hank/issues.ts";
-import type { HankFile } from "../../hank/schema/index.ts";
 import type { ValidationReport } from "../../hank/validate/index.ts";
 import { budgetTable } from "../../hank/validate/index.ts";
-import { loadValidatedHank } from "../../runner/index.ts";
+import { loadValidatedHank, type LoadedHank as RunnerLoadedHank } from "../../runner/index.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { displayPath } from "../display-path.ts";
 import type { RuntimeInfo } from "../render/header.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { renderLoadFailure, renderValidationReport } from "../render/validation-report.ts";
 
+/** The runner's loaded hank, or the rendered report of why it cannot run. */
 export type LoadedHank =
-  | {
-      readonly ok: true;
-      readonly hank: HankFile;
-      readonly hankPath: string;
-      readonly hankDir: string;
-      readonly text: string;
-      readonly report: ValidationReport;
-    }
+  | Extract<RunnerLoadedHank, { readonly ok: true }>
   | { readonly ok: false; readonly output: string };
 
 /** What the runner reports about a hank that cannot run: the file that failed and every issue. */

@@ -2,7 +2,7 @@ import type { EventListener } from "../../engine/index.ts";
 import { redactSecrets } from "../../hank/validate/index.ts";
 import type { JournaledEvent, RunState } from "../../journal/index.ts";
 import { findCodon } from "../../journal/index.ts";
-import type { Clock, TimerHandle } from "../../util/clock.ts";
+import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
 import { type CostSource, type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
 
 /** Where progress lines go (stderr), and whether to colour them. */
@@ -141,7 +141,7 @@ function toolTarget(input: Readonly<Record<string, unknown>> | undefined): strin
  * quiet spell, until the run ends. The timer is re-armed only when it fires, so events cost nothing.
  */
 export function progressPrinter(output: ProgressOutput, options: ProgressOptions = {}): EventListener {
-  const clock = options.clock ?? unrefClock();
+  const clock = options.clock ?? systemClock({ unref: true });
   const quietMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const facts: RunFacts = { costSource: "none", lastTool: undefined, parked: false, dataSourceChangedBy: [] };
   let latest: RunState | undefined;
@@ -194,29 +194,6 @@ function isRunEnd(event: JournaledEvent): boolean {
     event.type === "state.transition" &&
     (event.data.transitionType === "RunCompleted" || event.data.transitionType === "RunFailed")
   );
-}
-
-/** The system clock whose timers are unref'd: a heartbeat must never keep a finished CLI alive. */
-function unrefClock(): Clock {
-  const timers = new Map<number, NodeJS.Timeout>();
-  let next = 1;
-  return {
-    now: () => Date.now(),
-    setTimeout(callback, ms) {
-      const id = next++;
-      const timer = setTimeout(() => {
-        timers.delete(id);
-        callback();
-      }, ms);
-      timer.unref();
-      timers.set(id, timer);
-      return { id };
-    },
-    clearTimeout(handle) {
-      clearTimeout(timers.get(handle.id));
-      timers.delete(handle.id);
-    },
-  };
 }
 
 /** Where a run's results are, in the closing lines. */

@@ -1,8 +1,8 @@
-import type { ArchiveRestorer } from "../../engine/rollback/index.ts";
-import { readArchiveManifest, restoreArchived } from "../../workspace/archive/index.ts";
-import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
+import type { ArchiveRestorer } from "../engine/rollback/index.ts";
+import { readArchiveManifest, restoreArchived } from "../workspace/archive/index.ts";
+import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 
-/** The execution's archive (`archive-manifest.json` and `rigArchive/`) as the rollback's port. */
+/** The execution's archive (`archive-manifest.json` and `rigArchive/`) as the rollback's port, for every face that rolls back. */
 export function archiveRestorer(layout: ExecutionLayout, clock: { now(): number }): ArchiveRestorer {
   return {
     async openEntries() {
