@@ -1,3 +1,4 @@
+import "./outside-ci.ts";
 import assert from "node:assert/strict";
 import { PassThrough, Writable } from "node:stream";
 import { describe, it } from "node:test";

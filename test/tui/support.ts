@@ -1,3 +1,4 @@
+import "./outside-ci.ts";
 import { render } from "ink-testing-library";
 import type { ClientMode } from "../../src/server/index.ts";
 import { connectClient } from "../../src/server/protocol-client.ts";

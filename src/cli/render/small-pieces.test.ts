@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { renderEnvPassthrough } from "./env-passthrough.ts";
 import { renderGoodToRun } from "./good-to-run.ts";
 import { renderHeader } from "./header.ts";
-import { colorWanted, renderWidth } from "./style.ts";
+import { colorWanted, renderWidth, tuiWanted } from "./style.ts";
 
 const plain = { color: false, width: 100 };
 
@@ -53,6 +53,18 @@ describe("report pieces", () => {
     assert.equal(renderWidth(200), 120);
     assert.equal(renderWidth(60), 60);
     assert.equal(renderWidth(undefined), 80);
+  });
+
+  it("draws the TUI only on a terminal at both ends, without --headless, outside CI", () => {
+    const terminal = { stdin: true, stdout: true };
+    assert.equal(tuiWanted(false, terminal, {}), true);
+    assert.equal(tuiWanted(true, terminal, {}), false);
+    assert.equal(tuiWanted(false, { stdin: false, stdout: true }, {}), false);
+    assert.equal(tuiWanted(false, { stdin: true, stdout: false }, {}), false);
+    assert.equal(tuiWanted(false, terminal, { CI: "true" }), false);
+    assert.equal(tuiWanted(false, terminal, { CONTINUOUS_INTEGRATION: "1" }), false);
+    assert.equal(tuiWanted(false, terminal, { CI: "false" }), true);
+    assert.equal(tuiWanted(false, terminal, { CI: "0" }), true);
   });
 
   it("paints with ANSI codes when colour is on", () => {

@@ -43,3 +43,21 @@ export function renderWidth(columns: number | undefined): number {
 export function colorWanted(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
   return isTTY && env.NO_COLOR === undefined;
 }
+
+/** Whether the environment says CI, as ink reads it: CI or CONTINUOUS_INTEGRATION set, and not "0" or "false". */
+export function inCi(env: Readonly<Record<string, string | undefined>>): boolean {
+  const says = (value: string | undefined) => value !== undefined && value !== "0" && value !== "false";
+  return says(env.CI) || says(env.CONTINUOUS_INTEGRATION);
+}
+
+/**
+ * The TUI needs a terminal on both ends and an environment outside CI: in CI, ink draws only the
+ * final frame, so a run there prints its lines instead of a screen that stays blank until the end.
+ */
+export function tuiWanted(
+  headless: boolean,
+  terminal: { readonly stdin: boolean; readonly stdout: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return !headless && terminal.stdin && terminal.stdout && !inCi(env);
+}

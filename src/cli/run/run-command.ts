@@ -9,7 +9,7 @@ import {
 } from "../../server/index.ts";
 import type { CliIo } from "../cli-io.ts";
 import type { CliOptions } from "../cli-options.ts";
-import type { RenderOptions } from "../render/style.ts";
+import { type RenderOptions, tuiWanted } from "../render/style.ts";
 import { renderInvalidHank } from "./load-and-validate.ts";
 import { closingLines, progressPrinter } from "./progress-printer.ts";
 
@@ -40,7 +40,8 @@ export async function runHankCommand(
     ...(options.token !== undefined && { token: options.token }),
   });
   if (!access.ok) return fail(io, access.message);
-  const tui = !options.headless && process.stdout.isTTY === true && process.stdin.isTTY === true;
+  const terminal = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };
+  const tui = tuiWanted(options.headless, terminal, io.env);
   let server: HankServer | undefined;
   const host = new LiveExecution({
     execution: {

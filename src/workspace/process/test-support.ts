@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ProcessClock } from "./process-clock.ts";
 
 /** Shared by the process and rig tests: a hand-driven clock, temp dirs and a look at live processes. */
@@ -77,4 +78,27 @@ function readStat(pid: number): { state: string; group: number } | null {
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return { state: fields[0] ?? "", group: Number(fields[2]) };
+}
+
+/**
+ * Resolves true once `pid` no longer runs, false if it still runs after 5 s. The kernel closes a dying
+ * process's pipes a moment before it marks it a zombie, so a check made as soon as the output ended
+ * can land in that moment on a loaded machine.
+ */
+export function stopsRunning(pid: number): Promise<boolean> {
+  return settles(() => !isRunning(pid));
+}
+
+/** As `stopsRunning`, for every member of a process group. */
+export function groupEnds(groupId: number): Promise<boolean> {
+  return settles(() => liveGroupMembers(groupId).length === 0);
+}
+
+async function settles(condition: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
 }

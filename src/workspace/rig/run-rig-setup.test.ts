@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { buildAgentEnv } from "../agent-env.ts";
-import { createFakeClock, isRunning, liveGroupMembers } from "../process/test-support.ts";
+import { createFakeClock, groupEnds, stopsRunning } from "../process/test-support.ts";
 import { commandOp, copyOp, type RigFixture, rigFixture, rigRecorder, TEST_PATH } from "./test-support.ts";
 
 let fx: RigFixture;
@@ -188,8 +188,8 @@ test("abort kills the running command's group, grandchild included, and ends the
   assert.deepEqual(h.ofType("rig.setup.failed"), []);
   assert.deepEqual(h.ofType("rig.setup.completed"), []);
   assert.ok(grandchild > 0);
-  assert.equal(isRunning(grandchild), false);
-  assert.deepEqual(liveGroupMembers(Number(readFileSync(pidFile, "utf8"))), []);
+  assert.equal(await stopsRunning(grandchild), true, "the grandchild still runs");
+  assert.equal(await groupEnds(Number(readFileSync(pidFile, "utf8"))), true, "the group still has members");
   assert.equal(existsSync(join(fx.agentRoot, "never")), false);
 });
 
