@@ -103,7 +103,12 @@ export async function serveHank(hank: unknown, options: ServeOptions = {}): Prom
     },
     async remove() {
       for (const client of clients) client.close();
-      host.forceShutdown("test over");
+      // A graceful shutdown, so the run has stopped writing into `dir` before it is removed; forced if
+      // it has not wound down within 10 s.
+      host.shutdown("test over");
+      const force = setTimeout(() => host.forceShutdown("test over"), 10_000);
+      await host.ended;
+      clearTimeout(force);
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
