@@ -21,8 +21,10 @@ import { langgraphSuite } from "./suites/langgraph.ts";
 import { longLoop } from "./suites/long-loop.ts";
 import { loopApiSuite } from "./suites/loop-api.ts";
 import { loopsSuite } from "./suites/loops.ts";
+import { loopsDistributedSuite } from "./suites/loops-distributed.ts";
 import { sentinelsSuite } from "./suites/sentinels.ts";
 import { serverSuite } from "./suites/server.ts";
+import { webSuite } from "./suites/web.ts";
 
 /** In issue order: `--only 4` and `--only journal` pick the same suite. */
 const SUITES: readonly Suite[] = [
@@ -37,6 +39,8 @@ const SUITES: readonly Suite[] = [
   serverSuite,
   sentinelsSuite,
   cliToolsSuite,
+  webSuite,
+  loopsDistributedSuite,
 ];
 
 const repoRoot = resolve(import.meta.dirname, "..");

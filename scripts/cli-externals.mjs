@@ -3,9 +3,9 @@
 // - the optional agent SDKs (peer dependencies, `@anthropic-ai/*`, `@mariozechner/*`): loaded lazily,
 //   only when a codon needs them, from the user's own install;
 // - yaml: loaded lazily (createRequire) on the first prompt with frontmatter;
-// - the terminal UI (ink, react), the Loops store (libsql, a native module, and kysely), croner, and
-//   the bundle formats (modern-tar; @mongodb-js/zstd, a native module): loaded lazily (dynamic import)
-//   by the commands that need them.
+// - the terminal UI (ink, react), the Loops store (libsql, a native module, kysely, and pg for a
+//   PostgreSQL store), croner, and the bundle formats (modern-tar; @mongodb-js/zstd, a native
+//   module): loaded lazily (dynamic import) by the commands that need them.
 
 /** Loaded lazily by the commands that need them. */
 export const LAZY_DEPENDENCIES = [
@@ -14,6 +14,7 @@ export const LAZY_DEPENDENCIES = [
   "react",
   "libsql",
   "kysely",
+  "pg",
   "croner",
   "modern-tar",
   "@mongodb-js/zstd",

@@ -12,8 +12,8 @@ import ts from "typescript";
 
 /** Outputs of tsc for one source: `x.ts` gives `x.js`, `x.js.map`, `x.d.ts` (and `x.d.ts.map`). */
 const OUTPUT = /(\.d\.ts\.map|\.d\.ts|\.js\.map|\.js)$/;
-/** Written by scripts/bundle-cli.mjs, not by tsc: no source of their own. */
-const NOT_FROM_TSC = new Set(["cli/hankweave.js", "cli/hankweave.js.map"]);
+/** Written by scripts/bundle-cli.mjs and scripts/bundle-web.mjs, not by tsc: no source of their own. */
+const NOT_FROM_TSC = new Set(["cli/hankweave.js", "cli/hankweave.js.map", "web/app.js"]);
 
 /** Prunes `<root>/dist`; returns the removed paths, relative to dist/. */
 export function pruneStaleOutputs(root) {

@@ -27,7 +27,7 @@ import type { Suite, SuiteContext } from "../lib/suite.ts";
 const BENCH = "server";
 const CLIENTS = 10;
 const SELF = fileURLToPath(import.meta.url);
-type Config = "no-server" | "server" | "clients";
+type Config = "no-server" | "server" | "clients" | "batched-clients";
 
 interface CaseResult {
   readonly codons: number;
@@ -49,9 +49,14 @@ export const serverSuite: Suite = {
   async run(context) {
     const iterations = context.quick ? 200 : 1000;
     const repeat = context.quick ? 1 : 5;
-    const runs: Record<Config, CaseResult[]> = { "no-server": [], server: [], clients: [] };
+    const runs: Record<Config, CaseResult[]> = {
+      "no-server": [],
+      server: [],
+      clients: [],
+      "batched-clients": [],
+    };
     for (let round = 0; round < repeat; round++) {
-      for (const config of ["no-server", "server", "clients"] as const) {
+      for (const config of ["no-server", "server", "clients", "batched-clients"] as const) {
         context.log(`  ${config}, ${iterations} iterations (${round + 1}/${repeat})`);
         runs[config].push(await runChild(context, "case", { config, iterations }));
       }
@@ -68,11 +73,14 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
     ...(note !== undefined && { note }),
   });
   const of = (config: Config, pick: (run: CaseResult) => number) => runs[config].map(pick);
-  const ratio = (pick: (run: CaseResult) => number) =>
-    runs.clients.map((run, i) => pick(run) / pick(runs["no-server"][i] ?? run));
+  const ratio = (pick: (run: CaseResult) => number, config: Config = "clients") =>
+    runs[config].map((run, i) => pick(run) / pick(runs["no-server"][i] ?? run));
   const wall = (run: CaseResult) => run.perCodonMs;
   const cpu = (run: CaseResult) => run.cpuPerCodonMs;
-  const latencies = runs.clients.flatMap((run) => (run.latency === undefined ? [] : [run.latency]));
+  const latenciesOf = (config: Config) =>
+    runs[config].flatMap((run) => (run.latency === undefined ? [] : [run.latency]));
+  const latencies = latenciesOf("clients");
+  const batched = latenciesOf("batched-clients");
   return [
     figure(
       spec("per-codon/no-server", "ms/codon", "runExecution alone: journal, state.json, memory checkpoints"),
@@ -84,6 +92,18 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
       of("clients", wall),
     ),
     figure({ ...spec("overhead/10-clients-vs-no-server", "x"), target: atMost(1.1) }, ratio(wall)),
+    figure(
+      spec(
+        "per-codon/10-batched-clients",
+        "ms/codon",
+        "10 readonly clients with batchEvents (as the web page)",
+      ),
+      of("batched-clients", wall),
+    ),
+    figure(
+      spec("overhead/10-batched-clients-vs-no-server", "x", "live events in event.batch frames"),
+      ratio(wall, "batched-clients"),
+    ),
     figure(
       spec("cpu-per-codon/no-server", "ms/codon", "CPU time of the run's process"),
       of("no-server", cpu),
@@ -100,6 +120,14 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
     figure(
       spec("latency/p99", "ms"),
       latencies.map((l) => l.p99),
+    ),
+    figure(
+      spec("latency/batched-median", "ms", "the same with batchEvents: up to one write interval (8 ms) more"),
+      batched.map((l) => l.median),
+    ),
+    figure(
+      spec("latency/batched-p99", "ms"),
+      batched.map((l) => l.p99),
     ),
   ];
 }
@@ -199,7 +227,10 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
     const access = setUpAccess({});
     if (!access.ok) throw new Error(access.message);
     const server = await startServer({ execution: host, access: access.policy, serverVersion: "bench" });
-    const clients = args.config === "clients" ? await startClients(server.url) : undefined;
+    const clients =
+      args.config === "server"
+        ? undefined
+        : await startClients(server.url, args.config === "batched-clients");
     host.start(server.port);
     await host.ended;
     await server.close();
@@ -217,10 +248,13 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
  * Starts the clients' process; resolves once all are connected, with a promise of their receipts
  * (wrapped: a promise resolved with a promise would wait for it).
  */
-function startClients(url: string): Promise<{ readonly receipts: Promise<number[][][]> }> {
+function startClients(
+  url: string,
+  batchEvents: boolean,
+): Promise<{ readonly receipts: Promise<number[][][]> }> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", SELF, "clients", JSON.stringify({ url, count: CLIENTS })],
+    ["--import", "tsx", SELF, "clients", JSON.stringify({ url, count: CLIENTS, batchEvents })],
     {
       env: childEnv(process.env),
       stdio: ["ignore", "pipe", "inherit"],
@@ -257,11 +291,11 @@ function latency(receipts: number[][][], published: Map<number, number>): NonNul
 }
 
 /** The clients' process: connects, prints `ready`, records [seq, time] per event, prints them when closed. */
-async function clientsMain(args: { url: string; count: number }): Promise<void> {
+async function clientsMain(args: { url: string; count: number; batchEvents: boolean }): Promise<void> {
   const receipts: number[][][] = [];
   const clients = await Promise.all(
     Array.from({ length: args.count }, async (_, i) => {
-      const client = await connectClient({ url: args.url, mode: "readonly" });
+      const client = await connectClient({ url: args.url, mode: "readonly", batchEvents: args.batchEvents });
       const mine: number[][] = [];
       receipts[i] = mine;
       client.onFrame((frame) => {

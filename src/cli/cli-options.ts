@@ -18,6 +18,8 @@ export interface CliOptions {
   readonly force: boolean;
   readonly yes: boolean;
   readonly headless: boolean;
+  /** `--open`: print the run's web page address and open it in a browser. */
+  readonly open?: boolean;
   /** Run-wide ceiling in US dollars, > 0. */
   readonly maxCost?: number;
   /** Run-wide wall-clock ceiling in seconds, > 0. */
@@ -100,6 +102,7 @@ export function readCliOptions(
     force: raw.force === true,
     yes: raw.yes === true,
     headless: raw.headless === true,
+    ...optional("open", raw.open === true ? true : undefined),
     overwriteOutput: raw.overwriteOutput === true,
     copy: raw.copy === true,
     ...optional("durable", raw.durable === true ? true : undefined),

@@ -10,13 +10,19 @@ const SRC = fileURLToPath(new URL("..", import.meta.url));
 /** The folders whose messages talk to hankweave users; harness and git code name other tools' flags. */
 const USER_FACING = ["hank", "cli", "runner", "engine", "workspace", "journal", "plan", "workflows"];
 
-/** Flags of the subcommands: rollback and checkpoints (parsed in cli/rollback), loops (`--db`, in the help), pack. */
+/**
+ * Flags of the subcommands: rollback and checkpoints (parsed in cli/rollback), loops and the daemon
+ * (`--db`, `--store`, `--home`, `--workers`, in the help), pack.
+ */
 const SUBCOMMAND_FLAGS = [
   "--type",
   "--restart",
   "--abandon",
   "--json",
   "--db",
+  "--store",
+  "--home",
+  "--workers",
   "--check",
   "--no-lock",
   "--min-runtime",

@@ -151,6 +151,11 @@ export const FLAGS: readonly FlagSpec[] = [
     description: "Use this text as the data source (stored in ~/.hankweave-cache/inputs/); - reads stdin.",
   },
   {
+    long: "--open",
+    kind: "boolean",
+    description: "Print the run's web page address (/ui/ on the server's port) and open it in a browser.",
+  },
+  {
     long: "--port",
     short: "-p",
     kind: "value",

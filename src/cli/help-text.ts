@@ -21,7 +21,7 @@ export function helpText(version: string): string {
     "  hankweave rollback <target> -e <execution> [--type <checkpoint-type>] [--restart]",
     "  hankweave checkpoints -e <execution> [--json]",
     "  hankweave loops run|start|attach|ls|show|logs|note|pause|resume|stop|approve|reject|lint|gc|schema ...",
-    "  hankweave daemon [--db <file>] [--port <n>]",
+    "  hankweave daemon [--db <file> | --store <file|postgres://...>] [--home <dir>] [--port <n>] [--workers <n>]",
     "",
     "  hank   a hank.json file, or a directory that holds one (default: ./hank.json)",
     "  data   the data source the agents read (default: the hank directory)",

@@ -16,11 +16,30 @@ import { Scheduler } from "./scheduler.ts";
  */
 export interface DaemonOptions {
   readonly store: LoopStore;
+  /** The SQLite file; `daemon.token` and `daemon.json` go beside it unless `stateDir` is given. */
   readonly dbPath: string;
+  /** Where `daemon.token` and `daemon.json` go (a PostgreSQL store has no file to put them beside). */
+  readonly stateDir?: string;
+  /** Runs driven at a time (`--workers`); 0 or absent: no limit. */
+  readonly workers?: number;
+  /**
+   * How long a driver's lease outlives its last renewal (default 30 s). Daemons on several machines
+   * need it longer than a body's runtime lock takes to go stale with no heartbeat (120 s): a daemon
+   * taking over the run of a dead machine must find that lock stale, or the resumed generation would
+   * be refused. A dead driver on the same machine is replaced at once whatever this is.
+   */
+  readonly leaseTtlMs?: number;
+  /**
+   * Subscribes to the store's wake-ups (PostgreSQL: LISTEN/NOTIFY); each one makes a pass at once.
+   * Resolves to an unsubscribe. The tick goes on regardless.
+   */
+  readonly wakeUps?: (wake: () => void) => Promise<() => Promise<void>>;
   readonly home: string;
   readonly clock: Clock;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly limitConfig: LimitConfig;
+  /** The built web app served under `/ui/` (default: the package's `dist/web`, when built). */
+  readonly webAssetsDir?: string;
   /** Default 127.0.0.1: the API is loopback only unless asked otherwise. */
   readonly host?: string;
   /** Default 0: any free port (written to daemon.json). */
@@ -40,15 +59,25 @@ export interface RunningDaemon {
    * next daemon resumes them as after a crash (an interrupted generation goes on from its codon).
    */
   close(): Promise<void>;
+  /**
+   * A graceful stop (SIGTERM): claims no more runs, lets each drive finish the generation under way
+   * and hands its run back (live, lease released) to another daemon, then closes.
+   */
+  drain(): Promise<void>;
 }
 
-export function tokenPath(dbPath: string): string {
-  return join(dirname(dbPath), "daemon.token");
+/** Where the daemon's token and address files go: `stateDir`, else beside the SQLite file. */
+function stateDirOf(options: Pick<DaemonOptions, "dbPath" | "stateDir">): string {
+  return options.stateDir ?? dirname(options.dbPath);
+}
+
+export function tokenPath(dbPath: string, stateDir?: string): string {
+  return join(stateDir ?? dirname(dbPath), "daemon.token");
 }
 
 /** The API token: read from its 0600 file, or created there. */
-export function daemonToken(dbPath: string): string {
-  const path = tokenPath(dbPath);
+export function daemonToken(dbPath: string, stateDir?: string): string {
+  const path = tokenPath(dbPath, stateDir);
   if (existsSync(path)) return readFileSync(path, "utf8").trim();
   mkdirSync(dirname(path), { recursive: true });
   const token = randomBytes(24).toString("hex");
@@ -58,7 +87,7 @@ export function daemonToken(dbPath: string): string {
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
-  const token = daemonToken(options.dbPath);
+  const token = daemonToken(options.dbPath, options.stateDir);
   const newId = () => randomUUID().slice(0, 8);
   const env = options.env;
   const deps = (): DriverDeps => ({
@@ -69,8 +98,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     env,
     limitConfig: options.limitConfig,
     ...(options.pollMs !== undefined && { pollMs: options.pollMs }),
+    ...(options.leaseTtlMs !== undefined && { leaseTtlMs: options.leaseTtlMs }),
   });
-  const pool = new RunPool(options.store, deps, options.log);
+  const pool = new RunPool(options.store, deps, options.log, {
+    ...(options.workers !== undefined && { workers: options.workers }),
+  });
   const scheduler = new Scheduler({
     store: options.store,
     home: options.home,
@@ -79,13 +111,20 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limitConfig: options.limitConfig,
     log: options.log,
   });
-  const server = createApiServer({ store: options.store, token });
+  const server = createApiServer({
+    store: options.store,
+    token,
+    limitConfig: options.limitConfig,
+    ...(options.webAssetsDir !== undefined && { webAssetsDir: options.webAssetsDir }),
+    starts: { home: options.home, clock: options.clock },
+  });
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve),
   );
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
-  const infoPath = join(dirname(options.dbPath), "daemon.json");
+  mkdirSync(stateDirOf(options), { recursive: true });
+  const infoPath = join(stateDirOf(options), "daemon.json");
   writeFileSync(
     infoPath,
     JSON.stringify({ url, pid: process.pid, startedAt: new Date(options.clock.now()).toISOString() }),
@@ -101,19 +140,55 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     );
   };
   const timer = setInterval(() => void tick(), options.tickMs ?? 1000);
+  const unsubscribe = options.wakeUps === undefined ? null : await options.wakeUps(wakeOnce(tick));
   await tick();
-  options.log(`daemon listening on ${url} (token in ${tokenPath(options.dbPath)})`);
+  const tokenFile = tokenPath(options.dbPath, options.stateDir);
+  options.log(`daemon listening on ${url} (token in ${tokenFile})`);
+  options.log(`Loops pages: ${url}/ui/?token=<the token in ${tokenFile}>`);
+  const close = async () => {
+    clearInterval(timer);
+    await unsubscribe?.();
+    scheduler.stop();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await ticking.catch(() => undefined);
+    rmSync(infoPath, { force: true });
+  };
   return {
     url,
     token,
     tick,
-    close: async () => {
+    close,
+    drain: async () => {
       clearInterval(timer);
+      await unsubscribe?.();
       scheduler.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
       await ticking.catch(() => undefined);
-      rmSync(infoPath, { force: true });
+      await pool.drain();
+      await close();
     },
+  };
+}
+
+/**
+ * A wake-up handler: one pass at a time, and a wake-up during a pass makes one more after it, so a
+ * burst of notifications costs two passes and none is missed.
+ */
+function wakeOnce(tick: () => Promise<void>): () => void {
+  let passing = false;
+  let again = false;
+  return () => {
+    if (passing) {
+      again = true;
+      return;
+    }
+    passing = true;
+    void (async () => {
+      do {
+        again = false;
+        await tick();
+      } while (again);
+      passing = false;
+    })();
   };
 }

@@ -1,22 +1,40 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { COMMAND_TYPES, type LoopCommandType, type LoopStore } from "../loops/index.ts";
+import { BUILTIN_CEILINGS, BUILTIN_DEFAULTS, type LimitConfig } from "../loops/model/limits.ts";
+import { defaultWebAssetsDir, serveWebAsset } from "../server/web-assets.ts";
+import type { Clock } from "../util/clock.ts";
+import { lintRegistered, startRegistered } from "./loop-starts.ts";
 
 /**
  * The daemon's loopback HTTP JSON API and SSE event stream. Every route but `/health` needs the token
  * (`Authorization: Bearer <token>`, or `?token=` for an EventSource, which cannot set headers).
  *
  *   GET  /runs[?loop=<id>]        runs, newest first
- *   GET  /runs/<id>               the run and its generations
+ *   GET  /runs/<id>               the run, its generations and its inbox (`messages`)
  *   POST /runs/<id>/commands      {"type": "pause|resume|stop|approve|reject", "add"?, "comment"?, "by"?}
  *   POST /runs/<id>/notes         {"text": "...", "by"?}
  *   GET  /events[?after=<seq>]    SSE: every loop-run event after `seq` (or `Last-Event-ID`), then live
+ *   GET  /loops                   registered loops, with the per-kind limit defaults and the ceilings
+ *   GET  /loops/<id>/lint         a registered loop's validation issues and admission table
+ *   POST /loops/<id>/runs         {"idempotencyKey"?}: start a run (201; 200 with the key's existing run)
+ *   GET  /ui/?token=<token>       the Loops pages (catalog, run page): the same token; scripts and
+ *                                 styles need none (they hold no data)
+ *
+ * A state-changing request (POST) from a browser must also come from a page of this server: its
+ * `Origin`, when sent, must name the host the request was sent to.
  */
 export interface ApiOptions {
   readonly store: LoopStore;
   readonly token: string;
   /** How often the event stream looks for new events. */
   readonly streamPollMs?: number;
+  /** The daemon's limit defaults and ceilings, shown by `GET /loops` (default: the built-in ones). */
+  readonly limitConfig?: LimitConfig;
+  /** The built web app (default: the package's `dist/web`, when built). */
+  readonly webAssetsDir?: string;
+  /** Where started runs go and the clock that stamps them; without them `POST /loops/<id>/runs` is 404. */
+  readonly starts?: { readonly home: string; readonly clock: Clock };
 }
 
 const MAX_BODY = 64 * 1024;
@@ -38,8 +56,23 @@ async function handle(
 ): Promise<void> {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
   if (url.pathname === "/health") return send(response, 200, { ok: true });
+  const webAssets = {
+    dir: options.webAssetsDir ?? defaultWebAssetsDir(),
+    face: "loops" as const,
+    admitPage: (page: IncomingMessage) =>
+      authorized(options.token, page, url)
+        ? ({ ok: true } as const)
+        : ({
+            ok: false,
+            status: 401,
+            message: "missing or wrong token: open /ui/?token=<daemon.token>",
+          } as const),
+  };
+  if (serveWebAsset(request, response, webAssets)) return;
   if (!authorized(options.token, request, url))
     return send(response, 401, { error: "missing or wrong token" });
+  if (request.method === "POST" && !sameOrigin(request))
+    return send(response, 403, { error: "cross-origin requests may not change runs" });
   const { store } = options;
   const parts = url.pathname.split("/").filter((p) => p !== "");
   if (request.method === "GET" && parts[0] === "runs" && parts.length === 1) {
@@ -51,12 +84,68 @@ async function handle(
     const run = await store.getRun(runId);
     if (run === undefined) return send(response, 404, { error: `no run ${runId}` });
     if (request.method === "GET" && parts.length === 2)
-      return send(response, 200, { run, generations: await store.generations(runId) });
+      return send(response, 200, {
+        run,
+        generations: await store.generations(runId),
+        messages: await store.messages(runId),
+      });
     if (request.method === "POST" && parts[2] === "commands") return command(store, runId, request, response);
     if (request.method === "POST" && parts[2] === "notes") return note(store, runId, request, response);
   }
   if (request.method === "GET" && url.pathname === "/events") return stream(options, request, response, url);
+  if (request.method === "GET" && url.pathname === "/loops") return send(response, 200, await loops(options));
+  if (parts[0] === "loops" && parts[1] !== undefined) return loopAction(options, request, response, parts);
   return send(response, 404, { error: "no such route" });
+}
+
+/** `GET /loops/<id>/lint` and `POST /loops/<id>/runs`. */
+async function loopAction(
+  options: ApiOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  parts: readonly string[],
+): Promise<void> {
+  const loopId = decodeURIComponent(parts[1] ?? "");
+  if (request.method === "GET" && parts[2] === "lint" && parts.length === 3) {
+    const answer = await lintRegistered(options.store, loopId);
+    return send(response, answer.status, answer.body);
+  }
+  if (
+    request.method === "POST" &&
+    parts[2] === "runs" &&
+    parts.length === 3 &&
+    options.starts !== undefined
+  ) {
+    const body = await readJson(request);
+    const key = typeof body?.idempotencyKey === "string" ? body.idempotencyKey : undefined;
+    const deps = { store: options.store, limitConfig: options.limitConfig ?? {}, ...options.starts };
+    const answer = await startRegistered(deps, loopId, key);
+    return send(response, answer.status, answer.body);
+  }
+  return send(response, 404, { error: "no such route" });
+}
+
+/** A browser's `Origin` (absent from non-browser clients) must name the host the request went to. */
+function sameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+async function loops(options: ApiOptions) {
+  const config = options.limitConfig ?? {};
+  return {
+    loops: await options.store.registeredLoops(),
+    defaults: {
+      delivery: { ...BUILTIN_DEFAULTS.delivery, ...config.defaults?.delivery },
+      watch: { ...BUILTIN_DEFAULTS.watch, ...config.defaults?.watch },
+    },
+    ceilings: { ...BUILTIN_CEILINGS, ...config.ceilings },
+  };
 }
 
 function authorized(token: string, request: IncomingMessage, url: URL): boolean {

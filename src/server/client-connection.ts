@@ -8,6 +8,7 @@ import { gateCommand } from "./command-gate.ts";
 import { dispatchCommand } from "./dispatch-command.ts";
 import {
   errorData,
+  eventBatchFrames,
   type FrameSource,
   handshakeFrame,
   historyBatchFrames,
@@ -102,6 +103,7 @@ export class ClientConnection {
   /** Settles once the history streams in progress and the waiting live events are with the socket. */
   async idle(): Promise<void> {
     while (this.streaming) await Promise.all([...this.#streams, this.#feed?.idle()]);
+    await this.#writer.flushEvents();
   }
 
   /** Closes the socket (1001 when the server goes away). */
@@ -159,6 +161,7 @@ export class ClientConnection {
     const journal = host.layout?.eventsPath;
     const history = handshakeHistory(journal, handshake.data.sendPreviousEvents === true);
     this.#setMode(handshake.data.mode);
+    if (handshake.data.batchEvents === true) this.#writer.batchEvents(eventBatchFrames(this.#context.frames));
     void this.#writer.send(
       handshakeFrame({ clientId: this.clientId, mode: handshake.data.mode, ...history }),
     );
@@ -166,7 +169,7 @@ export class ClientConnection {
     if (this.#subscription === undefined) {
       const feed = new ClientFeed(
         {
-          send: (event) => this.#writer.send(this.#context.serialize(event)),
+          send: (event) => this.#writer.sendEvent(this.#context.serialize(event)),
           readSince: (afterSeq) => host.events.readSince(afterSeq),
         },
         this.#context.maxQueue,
@@ -226,7 +229,7 @@ export class ClientConnection {
         host,
         clientId: this.clientId,
         reply: (type, data) => this.#reply(type, data),
-        streamHistory: (afterSeq) => this.#track(this.#streamHistory(afterSeq)),
+        streamHistory: (afterSeq, batchSize) => this.#track(this.#streamHistory(afterSeq, batchSize)),
       });
     } catch (caught) {
       this.#reply(
@@ -244,22 +247,24 @@ export class ClientConnection {
   }
 
   /**
-   * `history.sync`: one event per `history.batch`, oldest first; the last says `hasMore: false`. The
-   * journal is read a chunk at a time, at the client's pace; each event goes out as the journal reader
-   * gives it, the same form as a live event.
+   * `history.sync`: `batchSize` events per `history.batch` (one unless the client asks for more; a
+   * browser pays per message), oldest first; the last says `hasMore: false`. The journal is read a
+   * chunk at a time, at the client's pace; each event goes out as the journal reader gives it, the same
+   * form as a live event. A full batch is held until the next event shows it is not the last.
    */
-  async #streamHistory(afterSeq: number): Promise<void> {
+  async #streamHistory(afterSeq: number, batchSize: number): Promise<void> {
     const path = this.#context.host.layout?.eventsPath;
     const batch = historyBatchFrames(this.#context.frames);
-    let previous: string | undefined;
+    let pending: string[] = [];
     if (path !== undefined) {
       await streamJournal(path, afterSeq, (event) => {
-        const held = previous;
-        previous = JSON.stringify(event);
-        return held === undefined ? undefined : this.#writer.send(batch(held, true));
+        const full = pending.length === batchSize ? pending : undefined;
+        if (full !== undefined) pending = [];
+        pending.push(JSON.stringify(event));
+        return full === undefined ? undefined : this.#writer.send(batch(full.join(","), true));
       });
     }
-    await this.#writer.send(batch(previous, false));
+    await this.#writer.send(batch(pending.length === 0 ? undefined : pending.join(","), false));
   }
 
   #reply(type: UnjournaledType, data: unknown): void {

@@ -9,7 +9,7 @@ export interface CommandContext {
   readonly clientId: string;
   readonly reply: (type: UnjournaledType, data: unknown) => void;
   /** Streams the journal after `afterSeq` to the sender as `history.batch` frames. */
-  readonly streamHistory: (afterSeq: number) => Promise<void>;
+  readonly streamHistory: (afterSeq: number, batchSize: number) => Promise<void>;
 }
 
 /**
@@ -63,7 +63,7 @@ export async function dispatchCommand(command: CommandMessage, context: CommandC
       });
       return;
     case "history.sync":
-      return context.streamHistory(command.data.afterSeq ?? 0);
+      return context.streamHistory(command.data.afterSeq ?? 0, command.data.batchSize ?? 1);
   }
 }
 

@@ -8,12 +8,15 @@ import type { ClientMode } from "./protocol.ts";
  * - Journaled events go out exactly as the journal holds them (`{v, id, seq, timestamp, type, data}`).
  * - Connection events (`server.ready`, `pong`, `history.batch`) and the server's own replies (`error`
  *   refusals, `checkpoint.list`, `info`) are never journaled: they have the same envelope without `seq`.
+ * - A client that asked for batches (`handshake.data.batchEvents`, our addition) gets its live events
+ *   in `event.batch` frames, `{..., type: "event.batch", data: {events: [...]}}`, each event as above.
  * - `handshake.response` is bare, `{type, data}`, as in the reference.
  */
 export type UnjournaledType =
   | "server.ready"
   | "pong"
   | "history.batch"
+  | "event.batch"
   | "error"
   | "info"
   | "checkpoint.list";
@@ -49,7 +52,8 @@ export function unjournaledFrame(source: FrameSource, type: UnjournaledType, dat
 }
 
 /**
- * Builds the `history.batch` frames of one `history.sync`: each holds one event's JSON, or none. The
+ * Builds the `history.batch` frames of one `history.sync`: each holds the JSON of its events joined
+ * with commas (one event unless the client asked for batches), or none. The
  * frames are assembled around it rather than serialized whole; they share the stream's timestamp and
  * number their ids after it.
  */
@@ -62,6 +66,25 @@ export function historyBatchFrames(
   return (event, hasMore) => {
     count += 1;
     return `{"v":${RECORD_VERSION},"id":"${streamId}.${count}","timestamp":"${timestamp}","type":"history.batch","data":{"events":[${event ?? ""}],"hasMore":${hasMore}}}`;
+  };
+}
+
+/**
+ * Builds `event.batch` frames around events already serialized (the bytes every client shares), so a
+ * batch costs one copy of its events and no JSON work.
+ */
+export function eventBatchFrames(source: FrameSource): (events: readonly Buffer[]) => Buffer {
+  const comma = Buffer.from(",");
+  const suffix = Buffer.from("]}}");
+  return (events) => {
+    const prefix = `{"v":${RECORD_VERSION},"id":"${source.newId()}","timestamp":"${new Date(source.now()).toISOString()}","type":"event.batch","data":{"events":[`;
+    const parts: Buffer[] = [Buffer.from(prefix)];
+    events.forEach((event, index) => {
+      if (index > 0) parts.push(comma);
+      parts.push(event);
+    });
+    parts.push(suffix);
+    return Buffer.concat(parts);
   };
 }
 

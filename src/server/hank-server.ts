@@ -7,6 +7,7 @@ import { ClientConnection, type ConnectionContext } from "./client-connection.ts
 import { createEventSerializer } from "./frames.ts";
 import type { LiveExecution } from "./live-execution.ts";
 import { HIGH_WATER_BYTES } from "./socket-writer.ts";
+import { defaultWebAssetsDir, serveWebAsset } from "./web-assets.ts";
 
 /** Live events a client may have waiting before it is resynchronised from the journal. */
 export const DEFAULT_CLIENT_QUEUE = 5_000;
@@ -34,6 +35,8 @@ export interface ServerOptions {
   readonly maxClients?: number;
   /** Close a client connection silent for this many seconds; 0 or absent: never (`--idle-timeout`). */
   readonly idleTimeoutSeconds?: number;
+  /** The built web app served under `/ui/` (default: the package's `dist/web`, when built). */
+  readonly webAssetsDir?: string;
 }
 
 export interface HankServer {
@@ -68,9 +71,16 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     onClosed: (connection) => clients.delete(connection),
     ...(options.idleTimeoutSeconds !== undefined && { idleTimeoutMs: options.idleTimeoutSeconds * 1000 }),
   };
-  const http = createServer((request, response) =>
-    answerHttp(request, response, urlOf(access.host, boundPort)),
-  );
+  const webAssets = {
+    dir: options.webAssetsDir ?? defaultWebAssetsDir(),
+    face: "execution" as const,
+    // The page follows the WebSocket's rules: known host, allowed origin, the token when one is set.
+    admitPage: (request: IncomingMessage) => checkUpgrade(request.headers, request.url, access),
+  };
+  const http = createServer((request, response) => {
+    if (serveWebAsset(request, response, webAssets)) return;
+    answerHttp(request, response, urlOf(access.host, boundPort));
+  });
   http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => undefined);
     const verdict = checkUpgrade(request.headers, request.url, access);

@@ -5,7 +5,7 @@ import type { RollbackCheckpointType } from "../engine/index.ts";
  * The client side of the WebSocket protocol: what a client may send, in the reference runtime's names
  * and shapes, so that clients written for it work unchanged. One JSON object per text frame.
  *
- * - The handshake (no `id`): `{type: "handshake", data: {mode, sendPreviousEvents?}}`.
+ * - The handshake (no `id`): `{type: "handshake", data: {mode, sendPreviousEvents?, batchEvents?}}`.
  * - A command: `{id, type, data?}`. `id` is required and never echoed: results are ordinary events.
  */
 
@@ -17,6 +17,8 @@ export const HandshakeMessage = z.object({
   data: z.object({
     mode: z.enum(CLIENT_MODES),
     sendPreviousEvents: z.boolean().optional(),
+    /** Our addition: live events arrive in `event.batch` frames, those of one write interval together. */
+    batchEvents: z.boolean().optional(),
   }),
 });
 export type HandshakeMessage = z.infer<typeof HandshakeMessage>;
@@ -66,7 +68,16 @@ export const CommandMessage = z.discriminatedUnion("type", [
   command("rollback.toLastSuccess", AutoRestart.prefault({})),
   command("ping", z.object({}).prefault({})),
   command("ping.broadcast", z.object({}).prefault({})),
-  command("history.sync", z.object({ afterSeq: z.int().nonnegative().optional() }).prefault({})),
+  command(
+    "history.sync",
+    z
+      .object({
+        afterSeq: z.int().nonnegative().optional(),
+        /** Our addition: up to this many events per `history.batch` (default 1, as the reference). */
+        batchSize: z.int().min(1).max(1000).optional(),
+      })
+      .prefault({}),
+  ),
 ]);
 export type CommandMessage = z.infer<typeof CommandMessage>;
 export type CommandType = CommandMessage["type"];

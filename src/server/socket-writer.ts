@@ -32,6 +32,10 @@ export class SocketWriter {
   #corked = false;
   /** When the socket was last uncorked (monotonic milliseconds). */
   #lastFlush = Number.NEGATIVE_INFINITY;
+  /** Set when the client takes its live events in batches: builds one frame from their bytes. */
+  #batchFrame: ((events: readonly Buffer[]) => Buffer) | undefined;
+  #pendingEvents: Buffer[] = [];
+  #pendingBytes = 0;
 
   constructor(socket: WebSocket, tcp?: Duplex, highWater = HIGH_WATER_BYTES, interval = FLUSH_INTERVAL_MS) {
     this.#socket = socket;
@@ -44,10 +48,53 @@ export class SocketWriter {
     return this.#socket.readyState === this.#socket.OPEN;
   }
 
+  /**
+   * From now on, the live events sent with `sendEvent` between two writes to the socket leave as one
+   * frame, which `frame` builds from their bytes (`event.batch`). A browser pays a fixed cost per
+   * message, so a run's thousands of events a second would otherwise outrun a page.
+   */
+  batchEvents(frame: (events: readonly Buffer[]) => Buffer): void {
+    this.#batchFrame = frame;
+  }
+
+  /**
+   * Sends one live event: a frame of its own, or, when batching, with the other events of this write
+   * interval. The promise has `send`'s meaning: the socket is full, wait for it.
+   */
+  sendEvent(bytes: Buffer): Promise<void> | undefined {
+    if (this.#batchFrame === undefined) return this.send(bytes);
+    if (!this.open) return undefined;
+    this.#cork();
+    this.#pendingEvents.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (this.#socket.bufferedAmount + this.#pendingBytes <= this.#highWater) return undefined;
+    return this.#sendPendingEvents();
+  }
+
   /** Sends a text frame: a string, or its UTF-8 bytes (encoded once for every client). */
   send(text: string | Buffer): Promise<void> | undefined {
     if (!this.open) return undefined;
+    // Events gathered before this frame leave before it: the client sees the server's order.
+    void this.#sendPendingEvents();
     this.#cork();
+    return this.#write(text);
+  }
+
+  /** Hands the events gathered for a batch to the socket now (before a close, say). */
+  flushEvents(): Promise<void> | undefined {
+    return this.#sendPendingEvents();
+  }
+
+  #sendPendingEvents(): Promise<void> | undefined {
+    const frame = this.#batchFrame;
+    if (frame === undefined || this.#pendingEvents.length === 0) return undefined;
+    const events = this.#pendingEvents;
+    this.#pendingEvents = [];
+    this.#pendingBytes = 0;
+    return this.open ? this.#write(frame(events)) : undefined;
+  }
+
+  #write(text: string | Buffer): Promise<void> | undefined {
     const options = { binary: false };
     if (this.#socket.bufferedAmount + text.length <= this.#highWater) {
       this.#socket.send(text, options);
@@ -59,15 +106,17 @@ export class SocketWriter {
     });
   }
 
+  /** Holds the writes of this burst (or interval) back, and schedules the one flush that ends it. */
   #cork(): void {
     const tcp = this.#tcp;
-    if (tcp === undefined || this.#corked) return;
+    if (this.#corked) return;
     this.#corked = true;
-    tcp.cork();
+    tcp?.cork();
     const flush = (): void => {
+      void this.#sendPendingEvents();
       this.#corked = false;
       this.#lastFlush = performance.now();
-      tcp.uncork();
+      tcp?.uncork();
     };
     const wait = this.#lastFlush + this.#interval - performance.now();
     if (wait <= 0) process.nextTick(flush);

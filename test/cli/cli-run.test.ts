@@ -12,9 +12,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { cliCommand } from "../fixtures/hankweave-cli.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const MAIN = join(ROOT, "src", "cli", "main.ts");
 
 interface Ran {
   readonly status: number | null;
@@ -24,7 +24,7 @@ interface Ran {
 
 function hankweave(args: readonly string[], env: Record<string, string>, cwd = ROOT): Ran {
   const { NODE_EXTRA_CA_CERTS: _ignored, ...base } = process.env;
-  const run = spawnSync(process.execPath, ["--import", "tsx", MAIN, ...args], {
+  const run = spawnSync(process.execPath, [...cliCommand(), ...args], {
     cwd,
     env: { ...base, ...env, NO_COLOR: "1", COLUMNS: "200" },
     encoding: "utf8",

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { CLI_EXTERNALS } from "../../scripts/cli-externals.mjs";
-import { REPO_ROOT } from "../fixtures/hankweave-cli.ts";
+import { currentBuiltBin, REPO_ROOT } from "../fixtures/hankweave-cli.ts";
 
 /**
  * The crash tests start the CLI dozens of times. From the sources through tsx each start costs seconds
@@ -37,7 +37,10 @@ export interface BundledCli {
   remove(): void;
 }
 
+/** The built bin when it is current (as in CI); else a bundle of the sources, made for this file. */
 export async function bundleCli(): Promise<BundledCli> {
+  const built = currentBuiltBin();
+  if (built !== undefined) return { path: built, remove: () => undefined };
   const dir = mkdtempSync(join(REPO_ROOT, ".hankweave-test-bundle-"));
   mkdirSync(join(dir, "cli"));
   const path = join(dir, "cli", "hankweave.mjs");

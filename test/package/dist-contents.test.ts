@@ -18,8 +18,11 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as 
 
 /** The names tsconfig.build.json excludes; a dist file with one of them was emitted from a test-only source. */
 const TEST_ONLY = [/\.test\./, /(^|\/)test-[^/]*$/, /-test-support\./, /(^|\/)fixtures\//];
-/** Written by scripts/bundle-cli.mjs and scripts/copy-assets.mjs, not compiled from a source. */
-const NOT_COMPILED = new Set(["cli/hankweave.js", "cli/hankweave.js.map", "cli/catalog.json"]);
+/**
+ * Written by scripts/bundle-cli.mjs, scripts/copy-assets.mjs and scripts/bundle-web.mjs (the web app's
+ * bundle, from src/web/main.tsx), not compiled from a source of the same name.
+ */
+const NOT_COMPILED = new Set(["cli/hankweave.js", "cli/hankweave.js.map", "cli/catalog.json", "web/app.js"]);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,18 +1,39 @@
 import { startDaemon } from "../../daemon/index.ts";
+import { SHARED_STORE_LEASE_TTL_MS } from "../../daemon/store/postgres-database.ts";
 import { systemClock } from "../../util/clock.ts";
 import type { LoopsContext } from "./loops-context.ts";
 
-/** `hankweave daemon`: runs until SIGINT/SIGTERM; live runs stay live and the next daemon resumes them. */
-export async function daemonVerb(context: LoopsContext, host: string, port: number): Promise<number> {
+export interface DaemonFlags {
+  readonly host: string;
+  readonly port: number;
+  /** Runs driven at a time; 0: no limit. */
+  readonly workers: number;
+}
+
+/**
+ * `hankweave daemon`: runs until SIGINT/SIGTERM, then drains: it claims no more runs, lets each
+ * generation under way finish and hands its run back (live, lease released) to another daemon. A
+ * second signal forces the exit; the runs stay live and the next driver resumes an interrupted
+ * generation from its interrupted codon.
+ */
+export async function daemonVerb(context: LoopsContext, flags: DaemonFlags): Promise<number> {
+  if (!Number.isInteger(flags.workers) || flags.workers < 0) {
+    context.warn(`--workers must be a whole number of runs (0 for no limit), got ${flags.workers}.`);
+    return 1;
+  }
   const daemon = await startDaemon({
     store: context.store,
     dbPath: context.dbPath,
+    stateDir: context.stateDir,
     home: context.home,
     clock: systemClock(),
     env: context.io.env,
     limitConfig: context.limitConfig,
-    host,
-    port,
+    host: flags.host,
+    port: flags.port,
+    workers: flags.workers,
+    // A shared store: daemons may be on several machines (see `DaemonOptions.leaseTtlMs`).
+    ...(context.wakeUps !== undefined && { wakeUps: context.wakeUps, leaseTtlMs: SHARED_STORE_LEASE_TTL_MS }),
     log: (line) => context.warn(`${new Date().toISOString()} ${line}`),
   });
   context.print(daemon.url);
@@ -21,6 +42,9 @@ export async function daemonVerb(context: LoopsContext, host: string, port: numb
     if (context.io.signal.aborted) resolve();
     context.io.signal.addEventListener("abort", () => resolve(), { once: true });
   });
-  await daemon.close();
+  context.warn(
+    `${new Date().toISOString()} draining: finishing the generations under way, then handing their runs back`,
+  );
+  await daemon.drain();
   return 0;
 }

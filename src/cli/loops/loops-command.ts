@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { daemonVerb } from "./daemon-verb.ts";
-import { type LoopsContext, openLoopsContext } from "./loops-context.ts";
+import { type LoopsContext, openLoopsContext, type StoreChoice } from "./loops-context.ts";
 import {
   commandVerb,
   follow,
@@ -24,8 +24,8 @@ export async function runLoopsCommand(argv: readonly string[], io: CliIo): Promi
   let exitCode = 0;
   let context: LoopsContext | undefined;
   const withContext =
-    (db: string | undefined, verb: (c: LoopsContext) => Promise<number> | number) => async () => {
-      const opened = await openLoopsContext(io, db);
+    (choice: StoreChoice, verb: (c: LoopsContext) => Promise<number> | number) => async () => {
+      const opened = await openLoopsContext(io, choice);
       if (typeof opened === "string") {
         io.stderr.write(`${opened}\n`);
         exitCode = 1;
@@ -47,12 +47,14 @@ export async function runLoopsCommand(argv: readonly string[], io: CliIo): Promi
 }
 
 type WithContext = (
-  db: string | undefined,
+  choice: StoreChoice,
   verb: (c: LoopsContext) => Promise<number> | number,
 ) => () => Promise<void>;
 
-interface DbOption {
+interface StoreOptions {
   readonly db?: string;
+  readonly store?: string;
+  readonly home?: string;
 }
 
 function buildProgram(io: CliIo, withContext: WithContext): Command {
@@ -60,8 +62,19 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .description("Durable, operated loops over hanks: definitions (<id>.loop.toml), runs, gates, budgets.")
-    .option("--db <path>", "the loop store (default: $HANKWEAVE_LOOPS_DB or ~/.hankweave/loops.db)");
-  const db = () => (program.opts() as DbOption).db;
+    .option("--db <path>", "the loop store (default: $HANKWEAVE_LOOPS_DB or ~/.hankweave/loops.db)")
+    .option(
+      "--store <path|url>",
+      "the loop store: a SQLite file or postgres://user:password@host/db (default: $HANKWEAVE_LOOPS_STORE, else --db)",
+    )
+    .option(
+      "--home <dir>",
+      "runs' directories (default: beside a SQLite store; ~/.hankweave/loops for PostgreSQL; shared by every daemon of one store)",
+    );
+  const db = (): StoreChoice => {
+    const o = program.opts() as StoreOptions;
+    return { store: o.store ?? o.db, home: o.home };
+  };
   const run = (name: string, description: string, detach: boolean) =>
     program
       .command(`${name} <definition>`)
@@ -166,7 +179,10 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
     .description("drive live runs, fire schedules, serve the loopback HTTP API and SSE stream")
     .option("--host <host>", "where the API listens", "127.0.0.1")
     .option("--port <port>", "0 picks a free port (written to daemon.json beside the store)", Number, 0)
-    .action((o: { host: string; port: number }) => withContext(db(), (c) => daemonVerb(c, o.host, o.port))());
+    .option("--workers <n>", "runs this daemon drives at a time (0: no limit)", Number, 0)
+    .action((o: { host: string; port: number; workers: number }) =>
+      withContext(db(), (c) => daemonVerb(c, { host: o.host, port: o.port, workers: o.workers }))(),
+    );
   program
     .command("gc")
     .option("--older-than <days>", "ended at least this many days ago", Number, 30)

@@ -79,13 +79,14 @@ function generationLine(g: GenerationRecord): string {
 }
 
 export function lsText(runs: readonly LoopRunRecord[], now: number): string {
-  const header = ["RUN", "LOOP", "STATE", "IN STATE", "GENERATIONS", "CREATED"];
+  const header = ["RUN", "LOOP", "STATE", "IN STATE", "GENERATIONS", "HELD BY", "CREATED"];
   const rows = runs.map((r) => [
     r.id,
     r.loopId,
     stateText(r),
     durationText(now - Date.parse(r.stateSince)),
     String(r.meters.generations),
+    holderText(r, now),
     r.createdAt,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
@@ -95,6 +96,15 @@ export function lsText(runs: readonly LoopRunRecord[], now: number): string {
       .join("  ")
       .trimEnd();
   return `${[format(header), ...rows.map(format)].join("\n")}\n`;
+}
+
+/**
+ * Who drives a live run: its lease holder (`host:pid:nonce`, a daemon's nonce starts with `daemon-`)
+ * while the lease is unexpired; `-` for an ended run or one no driver holds.
+ */
+export function holderText(run: LoopRunRecord, now: number): string {
+  if (isTerminalState(run.state) || run.leaseOwner === null) return "-";
+  return (run.leaseExpiresAt ?? 0) > now ? run.leaseOwner : "-";
 }
 
 /** Per loop: runs in the last 30 days that ended, and the share that ended done or no-op. */

@@ -11,6 +11,7 @@ import type { CliIo } from "../cli-io.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { type RenderOptions, tuiWanted } from "../render/style.ts";
 import { renderInvalidHank } from "./load-and-validate.ts";
+import { openWebPage, webPageLine } from "./open-web-page.ts";
 import { closingLines, progressPrinter } from "./progress-printer.ts";
 
 export { checkGit } from "../../runner/index.ts";
@@ -49,7 +50,7 @@ export async function runHankCommand(
         if (tui) return;
         for (const note of notes) io.stderr.write(`  ${note}\n`);
         io.stderr.write(`> execution ${layout.executionDir}\n`);
-        if (server !== undefined) io.stderr.write(banner(server, options.headless));
+        if (server !== undefined) io.stderr.write(banner(server, options.headless, access.policy.token));
       }),
       ...extra,
     },
@@ -69,6 +70,10 @@ export async function runHankCommand(
   if (access.generatedToken)
     io.stderr.write(`  Token: ${access.policy.token ?? ""} (clients send it as ?token=)\n`);
   host.start(server.port);
+  if (options.open === true) {
+    const needsToken = access.policy.token !== undefined;
+    openWebPage(server, { needsToken, print: tui, stderr: io.stderr, env: io.env });
+  }
   // --no-autostart: the run opens (lock, journal) and pauses at its first boundary until a client
   // sends codon.next (resume) or codon.start.
   if (options.noAutostart === true) host.sendToRun({ type: "pause", source: "cli" }, "no-autostart");
@@ -141,8 +146,8 @@ async function watchWithTui(
   return end;
 }
 
-function banner(server: HankServer, headless: boolean): string {
-  const lines = [`  WebSocket: ${server.url}`];
+function banner(server: HankServer, headless: boolean, token: string | undefined): string {
+  const lines = [`  WebSocket: ${server.url}`, webPageLine(server, token !== undefined).trimEnd()];
   if (headless) lines.push(`  Running in headless mode on port ${server.port}`);
   return `${lines.join("\n")}\n`;
 }

@@ -22,11 +22,17 @@ export type DriveEnd =
       readonly wakeAt?: number;
     }
   | { readonly kind: "busy"; readonly owner: string }
-  | { readonly kind: "lost" };
+  | { readonly kind: "lost" }
+  | { readonly kind: "handed-back"; readonly run: LoopRunRecord };
 
 export interface DriveOptions {
   /** Keep waiting while the run is parked or queued (the foreground `loops run`); else return. */
   readonly follow: boolean;
+  /**
+   * A draining daemon: once aborted, the drive returns at the next boundary (after the generation
+   * under way) with the run still live, and its lease is released for another driver to take.
+   */
+  readonly handBack?: AbortSignal;
 }
 
 /**
@@ -90,6 +96,7 @@ class Driver implements StepContext {
       if (run.state === "running" && this.lastMark === null) this.lastMark = this.deps.clock.now();
       if (run.state !== "running") this.lastMark = null;
       const step = await this.step(run);
+      if (step === "again" && options.handBack?.aborted === true) return { kind: "handed-back", run };
       if (step === "again") continue;
       if (!options.follow)
         return { kind: "waiting", run, ...(this.wakeAt !== null && { wakeAt: this.wakeAt }) };

@@ -21,6 +21,9 @@ const ConfigFile = z.looseObject({
     .strictObject({
       defaults: z.strictObject({ delivery: Limits.optional(), watch: Limits.optional() }).optional(),
       ceilings: Limits.optional(),
+      // Where the store and the runs' directories are; read by the CLI (`loops-context.ts`), not here.
+      store: z.string().min(1).optional(),
+      home: z.string().min(1).optional(),
     })
     .optional(),
 });

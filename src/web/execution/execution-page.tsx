@@ -1,0 +1,93 @@
+import { useEffect, useState } from "react";
+import { BudgetMeters } from "./budget-meters.tsx";
+import { CheckpointsPanel } from "./checkpoints-panel.tsx";
+import { CodonStream } from "./codon-stream.tsx";
+import { OutcomeBanner } from "./outcome-banner.tsx";
+import { Timeline } from "./timeline.tsx";
+import { type ExecutionStore, useExecution } from "./use-execution.ts";
+
+/**
+ * The execution page: the timeline, the selected codon's stream (the running one unless the reader
+ * picked another), budget meters, checkpoints with rollback, and the outcome banner. History comes from
+ * `history.sync`, then live events, so a reload shows the same page.
+ */
+export function ExecutionPage() {
+  const { store } = useExecution();
+  const { model } = store;
+  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const selectedId = picked ?? model.runningCodon ?? lastCodonId(model.timeline);
+  const rollbackPhase = model.rollback?.phase;
+  const outcomeKind = model.outcome.kind;
+  // The checkpoint list changes when a run ends or a rollback completes: ask again then.
+  useEffect(() => {
+    if (rollbackPhase !== undefined || outcomeKind !== "running") store.send("checkpoint.list");
+  }, [store, rollbackPhase, outcomeKind]);
+  useEffect(() => {
+    document.title = `hankweave: ${outcomeKind === "none" ? "execution" : outcomeKind}`;
+  }, [outcomeKind]);
+  return (
+    <>
+      <header className="page-header">
+        <h1>Execution</h1>
+        <p className="connection" data-connection={store.status}>
+          {store.status} · {store.mode === "readonly" ? "read-only" : "read-write"} · {model.lastSeq} events
+        </p>
+      </header>
+      {store.synced ? (
+        <ExecutionBody store={store} picked={picked} setPicked={setPicked} selectedId={selectedId} />
+      ) : (
+        <main className="loading">
+          <p role="status">Loading the journal: {model.lastSeq} events so far…</p>
+        </main>
+      )}
+    </>
+  );
+}
+
+function ExecutionBody(props: {
+  readonly store: ExecutionStore;
+  readonly picked: string | undefined;
+  readonly setPicked: (codonId: string | undefined) => void;
+  readonly selectedId: string | undefined;
+}) {
+  const { store, picked, setPicked, selectedId } = props;
+  const { model } = store;
+  return (
+    <div className="execution-layout">
+      <Timeline entries={model.timeline} selected={selectedId} onSelect={setPicked} />
+      <main>
+        <OutcomeBanner outcome={model.outcome} rollback={model.rollback} />
+        {store.notice !== undefined && (
+          <p className="notice" role="alert">
+            {store.notice}
+          </p>
+        )}
+        {picked !== undefined && (
+          <button type="button" onClick={() => setPicked(undefined)}>
+            Follow the running codon
+          </button>
+        )}
+        <CodonStream codon={selectedId === undefined ? undefined : model.codons.get(selectedId)} />
+      </main>
+      <aside aria-label="Budget and checkpoints">
+        <BudgetMeters model={model} />
+        <CheckpointsPanel
+          model={model}
+          checkpoints={store.checkpoints}
+          canWrite={store.mode === "readandwrite"}
+          send={store.send}
+        />
+      </aside>
+    </div>
+  );
+}
+
+function lastCodonId(
+  timeline: ReturnType<typeof useExecution>["store"]["model"]["timeline"],
+): string | undefined {
+  for (let i = timeline.length - 1; i >= 0; i -= 1) {
+    const entry = timeline[i];
+    if (entry?.kind === "codon") return entry.codon.id;
+  }
+  return undefined;
+}

@@ -1,0 +1,35 @@
+import type { Outcome, RollbackView } from "./execution-model.ts";
+
+const LABELS: Readonly<Record<Outcome["kind"], string>> = {
+  none: "Waiting for the run",
+  running: "Running",
+  waiting: "Waiting for you",
+  completed: "Completed",
+  failed: "Failed",
+  aborted: "Stopped",
+};
+
+/** The run's outcome with its cause, announced to screen readers when it changes. */
+export function OutcomeBanner(props: {
+  readonly outcome: Outcome;
+  readonly rollback: RollbackView | undefined;
+}) {
+  const { outcome, rollback } = props;
+  const cause = outcome.kind === "waiting" ? outcome.message : "cause" in outcome ? outcome.cause : undefined;
+  return (
+    <div
+      className={`banner banner-${outcome.kind}`}
+      role="status"
+      aria-live="polite"
+      data-outcome={outcome.kind}
+    >
+      <strong>{LABELS[outcome.kind]}</strong>
+      {cause !== undefined && <span className="cause">: {cause}</span>}
+      {rollback !== undefined && (
+        <p className="rollback-note" data-rollback={rollback.phase}>
+          {rollback.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { ExecutionModel } from "./execution-model.ts";
+import {
+  type ClientMode,
+  type ConnectionStatus,
+  openProtocolSocket,
+  type ProtocolSocket,
+  type ReplyFrame,
+  socketUrlOf,
+} from "./protocol-socket.ts";
+
+export interface CheckpointRow {
+  readonly codonId: string;
+  readonly codonName: string;
+  readonly checkpointType: string;
+  readonly sha: string;
+  readonly status: string;
+  readonly timestamp: string;
+}
+
+/** Everything the page reads: the folded journal plus what the server answered this client. */
+export interface ExecutionStore {
+  readonly model: ExecutionModel;
+  status: ConnectionStatus;
+  /**
+   * True once the first `history.sync` finished. Until then the page shows only its progress: laying
+   * out a 10,000-event history once beats laying it out again on every frame while it streams in.
+   */
+  synced: boolean;
+  readonly mode: ClientMode;
+  checkpoints: readonly CheckpointRow[] | undefined;
+  /** The server's last refusal or failure answer to this client (`error` frames). */
+  notice: string | undefined;
+  send(type: string, data?: Record<string, unknown>): boolean;
+}
+
+/**
+ * Connects once per page and re-renders at most once per animation frame however fast events come:
+ * the cost of following a busy run is one render per frame, not one per event.
+ */
+export function useExecution(): { store: ExecutionStore; version: number } {
+  const [holder] = useState(createHolder);
+  useEffect(() => holder.start(), [holder]);
+  const version = useSyncExternalStore(holder.subscribe, holder.version);
+  return { store: holder.store, version };
+}
+
+function createHolder() {
+  const listeners = new Set<() => void>();
+  let version = 0;
+  let scheduled = false;
+  let socket: ProtocolSocket | undefined;
+  const mode: ClientMode =
+    new URLSearchParams(location.search).get("mode") === "readonly" ? "readonly" : "readandwrite";
+  const changed = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      version += 1;
+      for (const listener of listeners) listener();
+    });
+  };
+  const store: ExecutionStore = {
+    model: new ExecutionModel(),
+    status: "connecting",
+    synced: false,
+    mode,
+    checkpoints: undefined,
+    notice: undefined,
+    send: (type, data) => socket?.send(type, data) ?? false,
+  };
+  const onReply = (frame: ReplyFrame): void => {
+    if (frame.type === "checkpoint.list")
+      store.checkpoints = (frame.data.checkpoints ?? []) as CheckpointRow[];
+    if (frame.type === "error") store.notice = String(frame.data.message ?? "The server refused the command");
+    if (frame.type === "info") store.notice = String(frame.data.message ?? "");
+    changed();
+  };
+  return {
+    store,
+    version: () => version,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start() {
+      socket = openProtocolSocket({
+        url: socketUrlOf(location),
+        mode,
+        onEvent: (event) => {
+          store.model.apply(event);
+          changed();
+        },
+        onReply,
+        onStatus: (status) => {
+          store.status = status;
+          if (status === "live") store.synced = true;
+          // Once in sync (and after every rollback or run end), ask for the checkpoints again.
+          if (status === "live") socket?.send("checkpoint.list");
+          changed();
+        },
+      });
+      return () => socket?.close();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useState } from "react";
+import { postJson, useDaemonData } from "./daemon-client.ts";
+import type { RunDetail } from "./daemon-types.ts";
+import { GenerationList } from "./generation-list.tsx";
+import { NeedsYou } from "./needs-you.tsx";
+import { RunInbox } from "./run-inbox.tsx";
+import { RunMeters } from "./run-meters.tsx";
+import { causeText, StateBadge, stateLabel, TERMINAL_STATES } from "./run-states.tsx";
+import { TokensChart } from "./tokens-chart.tsx";
+
+/**
+ * A Loop run: the pinned contract (sticky), the five meters, the generations with their gate verdicts,
+ * the inbox, "Needs you" when parked, the operator verbs, and the outcome banner with its cause.
+ */
+export function RunPage(props: { readonly runId: string }) {
+  const { runId } = props;
+  const thisRun = useCallback((event: { runId?: string }) => event.runId === runId, [runId]);
+  const { data, error, reload } = useDaemonData<RunDetail>(`/runs/${encodeURIComponent(runId)}`, thisRun);
+  const [actionError, setActionError] = useState<string | undefined>(undefined);
+  const state = data?.run.state;
+  useEffect(() => {
+    document.title = `hankweave: ${runId}${state === undefined ? "" : ` (${stateLabel(state)})`}`;
+  }, [runId, state]);
+  const act = (path: string, body: Record<string, unknown>) =>
+    postJson(`/runs/${encodeURIComponent(runId)}/${path}`, { by: "web", ...body }).then(
+      () => {
+        setActionError(undefined);
+        reload();
+      },
+      (caught: unknown) => setActionError(caught instanceof Error ? caught.message : String(caught)),
+    );
+  if (data === undefined) {
+    return (
+      <main className="loops-main">
+        {error === undefined ? <p>Loading {runId}…</p> : <p role="alert">{error}</p>}
+      </main>
+    );
+  }
+  const { run } = data;
+  const terminal = TERMINAL_STATES.has(run.state);
+  return (
+    <main className="loops-main" data-run={run.id} data-state={run.state}>
+      <section className="contract" aria-labelledby="contract-title">
+        <h2 id="contract-title">
+          {run.contract.name} <StateBadge state={run.state} /> <span className="muted">run {run.id}</span>
+        </h2>
+        <dl>
+          <dt>Goal</dt>
+          <dd>{run.contract.goal}</dd>
+          <dt>Definition of done</dt>
+          <dd>{run.contract.definitionOfDone ?? "–"}</dd>
+          <dt>Pinned limits</dt>
+          <dd>
+            {Object.entries(run.contract.limits)
+              .map(([key, value]) => `${key} ${value === 0 ? "∞" : value}`)
+              .join(" · ")}
+            {run.contract.clamped.length > 0 && ` (clamped: ${run.contract.clamped.join("; ")})`}
+          </dd>
+        </dl>
+      </section>
+      <div className="outcome-banner" role="status" aria-live="polite" data-banner={run.state}>
+        <StateBadge state={run.state} />{" "}
+        {terminal
+          ? (causeText(run.cause) ?? "ended")
+          : (causeText(run.parkReason) ?? (run.state === "running" ? "a generation is under way" : ""))}
+      </div>
+      {(error ?? actionError) !== undefined && <p role="alert">{actionError ?? error}</p>}
+      {run.state === "needs-approval" && (
+        <NeedsYou parkReason={run.parkReason} onAnswer={(answer) => act("commands", answer)} />
+      )}
+      {!terminal && (
+        <fieldset className="verbs">
+          <legend className="visually-hidden">Operator verbs</legend>
+          {(run.state === "running" || run.state === "watching") && (
+            <button type="button" onClick={() => act("commands", { type: "pause" })}>
+              Pause
+            </button>
+          )}
+          {run.state === "paused" && (
+            <button type="button" onClick={() => act("commands", { type: "resume" })}>
+              Resume
+            </button>
+          )}
+          <button type="button" className="danger" onClick={() => act("commands", { type: "stop" })}>
+            Stop
+          </button>
+        </fieldset>
+      )}
+      <div className="run-grid">
+        <GenerationList generations={data.generations} />
+        <div>
+          <RunMeters run={run} />
+          <TokensChart generations={data.generations} />
+          <RunInbox messages={data.messages} onNote={(text) => act("notes", { text })} canWrite={!terminal} />
+        </div>
+      </div>
+    </main>
+  );
+}
