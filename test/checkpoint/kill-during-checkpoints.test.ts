@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -35,6 +35,9 @@ test("SIGKILL at arbitrary moments never leaves the store or the run's branch br
       });
     for (const commitsBeforeKill of [3, 20, 41]) {
       const acknowledged = await runAndKill(gitDir, workTree, commitsBeforeKill);
+      // A background repack the killed process started goes on without it (git makes that safe);
+      // fsck run meanwhile would see loose objects vanish into the new pack between two of its reads.
+      await orphanedGitEnds(gitDir);
       const fsck = git(["fsck", "--strict", "--no-dangling"]);
       assert.equal(fsck, "", `fsck after a kill at commit ${commitsBeforeKill}`);
       const tip = git(["rev-parse", "refs/heads/run/run-1"]).trim();
@@ -66,6 +69,21 @@ test("SIGKILL at arbitrary moments never leaves the store or the run's branch br
     await rm(root, { recursive: true, force: true });
   }
 });
+
+/** Resolves once no process works on `gitDir` (found by its GIT_DIR in /proc; Linux only), within 60 s. */
+async function orphanedGitEnds(gitDir: string): Promise<void> {
+  const marker = `\0GIT_DIR=${gitDir}\0`;
+  const working = async () => {
+    for (const name of await readdir("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      const environ = await readFile(`/proc/${name}/environ`, "utf8").catch(() => "");
+      if (`\0${environ}\0`.includes(marker)) return true;
+    }
+    return false;
+  };
+  const deadline = Date.now() + 60_000;
+  while ((await working()) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+}
 
 /** Runs the child until it acknowledged `count` commits, then SIGKILLs it; returns what it acknowledged. */
 function runAndKill(gitDir: string, workTree: string, count: number): Promise<string[]> {
