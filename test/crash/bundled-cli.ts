@@ -1,7 +1,6 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { build, type Plugin } from "esbuild";
-import { CLI_EXTERNALS } from "../../scripts/cli-externals.mjs";
+import type { Plugin } from "esbuild";
+import { type BundledEntry, bundleEntry } from "../fixtures/bundle-entry.ts";
 import { currentBuiltBin, REPO_ROOT } from "../fixtures/hankweave-cli.ts";
 
 /**
@@ -31,33 +30,11 @@ const unresolvedStayExternal: Plugin = {
   },
 };
 
-export interface BundledCli {
-  /** The bundle's path: run it with `node <path> <args>`. */
-  readonly path: string;
-  remove(): void;
-}
+export type BundledCli = BundledEntry;
 
 /** The built bin when it is current (as in CI); else a bundle of the sources, made for this file. */
-export async function bundleCli(): Promise<BundledCli> {
+export async function bundleCli(): Promise<BundledEntry> {
   const built = currentBuiltBin();
   if (built !== undefined) return { path: built, remove: () => undefined };
-  const dir = mkdtempSync(join(REPO_ROOT, ".hankweave-test-bundle-"));
-  mkdirSync(join(dir, "cli"));
-  const path = join(dir, "cli", "hankweave.mjs");
-  copyFileSync(join(REPO_ROOT, "src", "hank", "models", "catalog.json"), join(dir, "cli", "catalog.json"));
-  await build({
-    entryPoints: [join(REPO_ROOT, "src", "cli", "main.ts")],
-    outfile: path,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "error",
-    external: CLI_EXTERNALS,
-    plugins: [unresolvedStayExternal],
-    banner: {
-      js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
-    },
-  });
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return bundleEntry(join(REPO_ROOT, "src", "cli", "main.ts"), "bundle", [unresolvedStayExternal]);
 }
