@@ -146,7 +146,7 @@ function checkKind(
 /** The hank directory with its own symlinked ancestry resolved; the path as given if that fails. */
 function canonicalHankDir(hankDir: string): string {
   try {
-    return fs.realpathSync(hankDir);
+    return fs.realpathSync.native(hankDir);
   } catch {
     return path.resolve(hankDir);
   }

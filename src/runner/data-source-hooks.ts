@@ -38,13 +38,13 @@ export function withDataSourceWatch(hooks: EngineHooks, input: DataSourceHooksIn
     ...hooks,
     async startRun(runId) {
       const started = (await hooks.startRun?.(runId)) ?? OK;
-      if (started.ok) readable = (await watch.baseline()).kind !== "unreadable";
+      if (started.ok) readable = watch.baseline().kind !== "unreadable";
       return started;
     },
     async finishCodon(context) {
       const finished = (await hooks.finishCodon?.(context)) ?? OK;
       const codon = context.entry.runtimeId;
-      report(await watch.check(), codon, `codon ${codon}`);
+      report(watch.check(), codon, `codon ${codon}`);
       return finished;
     },
   };

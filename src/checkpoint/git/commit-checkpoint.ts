@@ -2,9 +2,10 @@ import { compileGlobs, type GlobSet } from "../../util/glob-set.ts";
 import { formatCheckpointMessage } from "../checkpoint-message.ts";
 import type { CheckpointRecord, CommitInput } from "../checkpointer.ts";
 import { isMandatoryExcluded, toWorkTreePath } from "../work-tree-paths.ts";
+import { commitBody } from "./commit-object.ts";
 import type { GitIdentity } from "./git-environment.ts";
 import { listFiles, literalPathspecs, splitNul } from "./git-queries.ts";
-import { writeObject } from "./loose-objects.ts";
+import { treeOfLooseCommit, writeObject } from "./loose-objects.ts";
 import { moveRef } from "./move-ref.ts";
 import type { RunGit } from "./run-git.ts";
 import { scanSelection } from "./select-paths.ts";
@@ -107,22 +108,36 @@ function routeOf(input: CommitInput, globs: GlobSet, context: CommitContext): Ro
   return paths.size === 0 ? { kind: "seal" } : { kind: "staged", paths: [...paths] };
 }
 
-/** The tree the next commit starts from (see `ActiveRun.baseTree`). */
-export async function baseTreeOf(run: ActiveRun, context: Pick<CommitContext, "git">): Promise<string> {
-  if (run.baseTree === undefined) {
-    const out = await context.git({
-      args: ["rev-parse", "--verify", "--end-of-options", `${run.tip}^{tree}`],
-    });
-    run.baseTree = out.stdout.trim();
-  }
-  return run.baseTree;
+/**
+ * The tree the next commit starts from (see `ActiveRun.baseTree`): read from the tip's loose object
+ * when it is one (no git process), else asked of git.
+ */
+export async function baseTreeOf(
+  run: ActiveRun,
+  context: Pick<CommitContext, "git" | "gitDir">,
+): Promise<string> {
+  if (run.baseTree !== undefined) return run.baseTree;
+  const loose = treeOfLooseCommit(context.gitDir, run.tip);
+  const tree =
+    loose ??
+    (
+      await context.git({ args: ["rev-parse", "--verify", "--end-of-options", `${run.tip}^{tree}`] })
+    ).stdout.trim();
+  run.baseTree = tree;
+  return tree;
 }
+
+/** The empty tree's id (SHA-1): the initial checkpoint's tree, so every new run's first base. */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 async function modelOf(run: ActiveRun, context: CommitContext): Promise<TreeModel> {
   if (run.model === undefined) {
     const base = await baseTreeOf(run, context);
-    const listed = await context.git({ args: ["ls-tree", "-r", "-t", "-z", "--full-tree", base] });
-    run.model = TreeModel.parse(base, listed.stdout);
+    const listed =
+      base === EMPTY_TREE
+        ? ""
+        : (await context.git({ args: ["ls-tree", "-r", "-t", "-z", "--full-tree", base] })).stdout;
+    run.model = TreeModel.parse(base, listed);
   }
   return run.model;
 }
@@ -171,15 +186,4 @@ async function hashLarge(context: CommitContext, paths: readonly string[]): Prom
     input: `${paths.join("\n")}\n`,
   });
   return splitNul(out.stdout.replace(/\n/g, "\0"));
-}
-
-/** A commit object as `git commit-tree` writes it: tree, parent, author, committer, blank line, message. */
-function commitBody(tree: string, parent: string, context: CommitContext, message: string): Buffer {
-  const who = `${identPart(context.identity.name)} <${identPart(context.identity.email)}> ${Math.floor(context.now / 1000)} +0000`;
-  return Buffer.from(`tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${message}`, "utf8");
-}
-
-/** As git writes an ident: `<`, `>` and newlines dropped, surrounding punctuation and blanks trimmed. */
-export function identPart(text: string): string {
-  return text.replace(/[<>\n]/g, "").replace(/^[\s.,:;"'\\]+|[\s.,:;"'\\]+$/g, "");
 }

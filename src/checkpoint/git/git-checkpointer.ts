@@ -53,10 +53,11 @@ const DEFAULT_MAX_CHANGED_PATHS = 512;
  */
 export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheckpointer {
   const identity = options.identity ?? DEFAULT_IDENTITY;
+  const indexFile = options.indexFile ?? join(options.gitDir, "index");
   const env = gitEnvironment({
     gitDir: options.gitDir,
     workTree: options.workTree,
-    indexFile: options.indexFile ?? join(options.gitDir, "index"),
+    indexFile,
     identity,
     pathEnv: options.pathEnv ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
   });
@@ -90,21 +91,25 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
   /** The files the tracked set holds now: the active run's base, else what HEAD's line last sealed. */
   const trackedFiles = async (): Promise<string[]> => {
     if (active?.model !== undefined) return active.model.filesUnder("");
-    if (active !== undefined) return treeFiles(git, await baseTreeOf(active, { git }));
+    if (active !== undefined)
+      return treeFiles(git, await baseTreeOf(active, { git, gitDir: options.gitDir }));
     return treeFiles(git, restoredTree ?? "HEAD");
   };
 
   return {
     init: () =>
       serial(async () => {
-        await initRepository(git, { gitDir: options.gitDir, identity, now: options.clock.now() });
+        // Once per checkpointer: a run's start asks for it more than once (the lost-journal check, then
+        // the run's line), and each `git init` is a process.
+        if (initialized) return;
+        await initRepository(git, { gitDir: options.gitDir, identity, now: options.clock.now(), indexFile });
         guard.arm();
         initialized = true;
       }),
     startRun: (runId, fromSha) =>
       serial(async () => {
         ready();
-        active = await startRun(git, runId, fromSha);
+        active = await startRun(git, options.gitDir, runId, fromSha);
         restoredTree = undefined;
         return runStartOf(active);
       }),

@@ -1,7 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
+import { deflateSync, inflateSync } from "node:zlib";
 
 /**
  * Git's object format, written from this process: an object is `<type> <size>\0<body>`, named by the
@@ -65,12 +74,13 @@ export function writeObject(
 /**
  * Opens a new file in `dir`, creating the directory. A background `git repack -d` (its prune-packed
  * step) removes object directories it emptied, so the directory may vanish between `mkdir` and
- * `open`: that case creates it again, a bounded number of times.
+ * `open`, or inside `mkdir` itself (a recursive mkdir that finds the directory present checks it with
+ * a `stat`, which then fails with ENOENT): either case creates it again, a bounded number of times.
  */
 function openInFreshDirectory(dir: string, file: string): number {
   for (let attempt = 1; ; attempt++) {
-    mkdirSync(dir, { recursive: true });
     try {
+      mkdirSync(dir, { recursive: true });
       return openSync(file, "wx", 0o444);
     } catch (error) {
       const vanished = (error as NodeJS.ErrnoException).code === "ENOENT";
@@ -82,4 +92,21 @@ function openInFreshDirectory(dir: string, file: string): number {
 function writeAll(fd: number, bytes: Buffer): void {
   let done = 0;
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/**
+ * The tree a commit names, read from the commit's loose object; undefined when the commit is not a
+ * loose object here (packed, or absent: the caller asks git) or is not a commit.
+ */
+export function treeOfLooseCommit(gitDir: string, id: string): string | undefined {
+  let stored: Buffer;
+  try {
+    stored = readFileSync(loosePath(gitDir, id));
+  } catch {
+    return undefined;
+  }
+  const raw = inflateSync(stored);
+  const header = raw.subarray(0, Math.min(raw.length, 64)).toString("latin1");
+  const match = /^commit \d+\0tree ([0-9a-f]{40})\n/.exec(header);
+  return match?.[1];
 }

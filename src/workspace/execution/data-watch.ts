@@ -73,23 +73,23 @@ export type DataWatchResult =
 /**
  * The walks of one run. `baseline` takes the reference; each `check` walks again, compares, and makes
  * the new walk the reference, so a change is reported once. A walk costs one `lstat` per entry (about
- * 10 ms per thousand files), paid after every codon.
+ * 10 ms per thousand files), paid after every codon; it is synchronous (see `walkDataSource`).
  */
 export class DataSourceWatch {
   #reference: DataEntry[] | undefined;
 
   constructor(readonly dataPath: string) {}
 
-  async baseline(): Promise<DataWatchResult> {
-    const walked = await walkDataSource(this.dataPath);
+  baseline(): DataWatchResult {
+    const walked = walkDataSource(this.dataPath);
     if (!walked.ok) return { kind: "unreadable", message: walked.message };
     this.#reference = walked.entries;
     return { kind: "unchanged" };
   }
 
-  async check(): Promise<DataWatchResult> {
+  check(): DataWatchResult {
     if (this.#reference === undefined) return this.baseline();
-    const walked = await walkDataSource(this.dataPath);
+    const walked = walkDataSource(this.dataPath);
     if (!walked.ok) return { kind: "unreadable", message: walked.message };
     const change = compareDataWalks(this.#reference, walked.entries);
     this.#reference = walked.entries;

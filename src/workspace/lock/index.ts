@@ -2,12 +2,12 @@
 export {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_STALE_AFTER_MS,
-  isProcessAlive,
   judgeLock,
   type LockRecord,
   type LockVerdict,
   parseLockRecord,
 } from "./lock-record.ts";
+export { isProcessAlive } from "./process-liveness.ts";
 export {
   type AcquireLockOptions,
   acquireLock,

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  isProcessAlive,
-  judgeLock,
-  type LockRecord,
-  parseLockRecord,
-  serializeLockRecord,
-} from "./lock-record.ts";
+import { judgeLock, type LockRecord, parseLockRecord, serializeLockRecord } from "./lock-record.ts";
 
 const NOW = Date.parse("2025-01-15T10:30:00.000Z");
 const record: LockRecord = {
@@ -68,9 +62,5 @@ describe("lock record text", () => {
     });
     assert.equal(parseLockRecord(""), null);
     assert.equal(parseLockRecord('{"pid":"500"}'), null);
-  });
-
-  it("checks process existence with signal 0", () => {
-    assert.equal(isProcessAlive(process.pid), true);
   });
 });

@@ -45,8 +45,11 @@ export interface LockJudgeFacts {
   readonly ourPid: number;
   readonly ourHostname: string;
   readonly staleAfterMs: number;
-  /** Asked only for a lock written on this host. */
-  readonly isPidAlive: (pid: number) => boolean;
+  /**
+   * Asked only for a lock written on this host: whether the process that took the lock at
+   * `lockStartedAtMs` still runs (see `isProcessAlive`).
+   */
+  readonly isPidAlive: (pid: number, lockStartedAtMs: number) => boolean;
 }
 
 export type LockVerdict = { readonly status: "live" } | { readonly status: "stale"; readonly reason: string };
@@ -67,7 +70,7 @@ export function judgeLock(record: LockRecord | null, facts: LockJudgeFacts): Loc
   }
   if (record.hostname !== facts.ourHostname) return { status: "live" };
   if (record.pid === facts.ourPid) return { status: "stale", reason: `PID ${record.pid} is this process` };
-  if (!facts.isPidAlive(record.pid)) {
+  if (!facts.isPidAlive(record.pid, Date.parse(record.startedAt))) {
     return { status: "stale", reason: `process ${record.pid} is not running` };
   }
   return { status: "live" };
@@ -85,14 +88,4 @@ export function lockHeldMessage(lockPath: string, holder: LockRecord, now: numbe
       `${holder.pid}) and run again. A lock whose process is gone, or whose heartbeat is older than ` +
       "2 minutes, is taken over automatically.",
   ].join("\n");
-}
-
-/** Whether a process exists: signal 0 checks without sending; EPERM means it exists under another user. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return typeof error === "object" && error !== null && "code" in error && error.code === "EPERM";
-  }
 }

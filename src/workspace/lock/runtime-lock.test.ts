@@ -13,6 +13,7 @@ import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { type LockRecord, parseLockRecord } from "./lock-record.ts";
+import { isProcessAlive } from "./process-liveness.ts";
 import { acquireLock, type HeartbeatProblem, inspectLock, type LockClock } from "./runtime-lock.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hw-lock-"));
@@ -67,6 +68,12 @@ function lockPath(): string {
 function onDisk(path: string): LockRecord | null {
   return parseLockRecord(readFileSync(path, "utf8"));
 }
+
+/**
+ * Whether a PID exists, whatever its start time: the locks here carry the fake clock's 2025 times,
+ * which say nothing about when real processes (the parent, holding a "live" lock) started.
+ */
+const pidExists = (pid: number): boolean => isProcessAlive(pid);
 
 /** Writes a lock as another process would have left it. */
 function foreign(path: string, record: Partial<LockRecord>): LockRecord {
@@ -127,7 +134,7 @@ describe("acquireLock", () => {
   it("refuses a live lock, naming its PID and how to proceed", () => {
     const path = lockPath();
     const holder = foreign(path, {});
-    const taken = acquireLock(path, { pid: 4242, runId: "run-b", clock: fakeClock() });
+    const taken = acquireLock(path, { pid: 4242, runId: "run-b", clock: fakeClock(), isPidAlive: pidExists });
     assert.deepEqual(taken, {
       ok: false,
       holder,
@@ -272,7 +279,7 @@ describe("inspectLock", () => {
     const path = lockPath();
     assert.deepEqual(inspectLock(path, { pid: 1, now: START }), { status: "free" });
     const holder = foreign(path, {});
-    const live = inspectLock(path, { pid: 1, now: START });
+    const live = inspectLock(path, { pid: 1, now: START, isPidAlive: pidExists });
     assert.equal(live.status, "live");
     assert.deepEqual(inspectLock(path, { pid: 1, now: START, isPidAlive: () => false }), {
       status: "stale",

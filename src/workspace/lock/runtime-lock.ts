@@ -8,7 +8,6 @@ import { createExclusive, moveAside, readText } from "./lock-files.ts";
 import {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_STALE_AFTER_MS,
-  isProcessAlive,
   judgeLock,
   type LockJudgeFacts,
   type LockRecord,
@@ -16,6 +15,7 @@ import {
   parseLockRecord,
   serializeLockRecord,
 } from "./lock-record.ts";
+import { isProcessAlive } from "./process-liveness.ts";
 
 /** The clock the heartbeat runs on; the engine's `Clock` fits it. */
 export type LockClock = Clock;
@@ -28,7 +28,7 @@ export interface AcquireLockOptions {
   readonly staleAfterMs?: number;
   readonly hostname?: string;
   readonly port?: number;
-  readonly isPidAlive?: (pid: number) => boolean;
+  readonly isPidAlive?: (pid: number, lockStartedAtMs: number) => boolean;
   /** Told when a heartbeat finds the lock gone or someone else's (the heartbeat then stops) or cannot write. */
   readonly onHeartbeatProblem?: (problem: HeartbeatProblem) => void;
 }
@@ -147,7 +147,7 @@ interface Settings {
   readonly staleAfterMs: number;
   readonly hostname: string;
   readonly port?: number;
-  readonly isPidAlive: (pid: number) => boolean;
+  readonly isPidAlive: (pid: number, lockStartedAtMs: number) => boolean;
   readonly onHeartbeatProblem: (problem: HeartbeatProblem) => void;
 }
 

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { procStatFields } from "../lock/process-liveness.ts";
 import type { ProcessClock } from "./process-clock.ts";
 
 /** Shared by the process and rig tests: a hand-driven clock, temp dirs and a look at live processes. */
@@ -69,15 +70,8 @@ export function isRunning(pid: number): boolean {
 }
 
 function readStat(pid: number): { state: string; group: number } | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return null;
-  }
-  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0] ?? "", group: Number(fields[2]) };
+  const fields = procStatFields(pid);
+  return fields === undefined ? null : { state: fields[0] ?? "", group: Number(fields[2]) };
 }
 
 /**
