@@ -141,6 +141,9 @@ function readBytes(
   }
 }
 
+/** Throws on invalid UTF-8; shared, since a decode without `stream` keeps no state between calls. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** UTF-8 without a BOM; invalid bytes are replaced and draw a warning. */
 function decode(
   buffer: Buffer,
@@ -150,7 +153,7 @@ function decode(
 ): string {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+    text = STRICT_UTF8.decode(buffer);
   } catch {
     note(
       warning(

@@ -95,6 +95,11 @@ function codonNext(context: CommandContext, source: string): void {
  */
 function steer(context: CommandContext, command: CommandMessage, run: RunCommand, continues: boolean): void {
   const { host } = context;
+  const closing = host.runClosing;
+  if (closing !== undefined) {
+    void closing.then(() => steer(context, command, run, continues));
+    return;
+  }
   if (host.phase === "live") {
     host.sendToRun(run, command.type);
     return;

@@ -25,6 +25,10 @@ export type { Notice } from "./run-command-tracker.ts";
 interface ActiveRun {
   readonly handle: ExecutionHandle;
   readonly cancel: AbortController;
+  /** The run journaled its end (`RunCompleted`, `RunFailed`, `RunCrashed`) and is closing down. */
+  finished: boolean;
+  /** Settles once the host has taken the run's end (`#runEnded`). */
+  settled: Promise<void>;
 }
 
 /**
@@ -122,6 +126,17 @@ export class LiveExecution {
    */
   attachWriter(): () => void {
     return this.#writers.join();
+  }
+
+  /**
+   * Set while the live run has journaled its end but is still closing down (packing checkpoints,
+   * releasing the lock): a promise that settles once the host has moved on (to `ended` between runs,
+   * or closing). A command that arrives meanwhile waits for it, so it meets the state its client saw
+   * announced (`server.idle` follows the run's end) rather than a run that takes no more commands.
+   */
+  get runClosing(): Promise<void> | undefined {
+    const run = this.#run;
+    return run?.finished === true ? run.settled : undefined;
   }
 
   /** Queues a command in the live run's inbox; false when no run is live. */
@@ -240,17 +255,18 @@ export class LiveExecution {
       }),
     );
     this.#phase = "live";
-    const run: ActiveRun = { handle, cancel };
+    const run: ActiveRun = { handle, cancel, finished: false, settled: Promise.resolve() };
     this.#run = run;
     handle.events.subscribe((event) => this.#take(event), { name: "server" });
     this.#writers.follow(handle.control);
     if (queued !== undefined) this.#tracker.track(handle.control.send(queued.command), queued.protocolType);
     if (first) void handle.opened.then((layout) => this.#markFirstOpened(layout));
-    void handle.done.then((result) => this.#runEnded(run, result, first));
+    run.settled = handle.done.then((result) => this.#runEnded(run, result, first));
   }
 
   /** Every journaled event of the execution passes here, in journal order. */
   #take(event: JournaledEvent): void {
+    if (this.#run !== undefined && isRunEnd(event)) this.#run.finished = true;
     this.#status = nextStatus(this.#status, event);
     this.#tracker.observe(event);
     if (!this.#eventsClosed) this.events.publish(event);
@@ -313,4 +329,10 @@ export class LiveExecution {
 
 function reasonOf(signal: AbortSignal): string {
   return typeof signal.reason === "string" ? signal.reason : "SIGINT";
+}
+
+function isRunEnd(event: JournaledEvent): boolean {
+  if (event.type !== "state.transition") return false;
+  const type = event.data.transitionType;
+  return type === "RunCompleted" || type === "RunFailed" || type === "RunCrashed";
 }

@@ -88,7 +88,7 @@ describe("steering a running run at its codon boundaries", () => {
       served.host.start(served.server.port);
       const idle = await writer.waitForEvent("server.idle");
       assert.equal(idle.type === "server.idle" && idle.data.reason, "all-codons-completed");
-      assert.equal(served.host.phase, "ended");
+      // Sent at once: the run may still be closing down; the command waits for the host to move on.
       writer.send("codon.redo");
       const refused = await writer.waitForUnjournaled("error");
       assert.deepEqual(refused, {

@@ -9,7 +9,8 @@ describe("the TUI on a live run", () => {
   it("running: the timeline, the running codon's activity folded to one line each, the heartbeat; q stops the run", async () => {
     const served = await serveHank(
       hankOf([
-        codon("a", "@say Looking at the data\n@run echo hi"),
+        // The pause keeps the finished tool on screen for a few frames before the codon folds it.
+        codon("a", "@say Looking at the data\n@run echo hi\n@sleep 300"),
         codon("hold", "@say Thinking hard\n@sleep 600000"),
       ]),
       { stayOpen: true },
