@@ -182,10 +182,18 @@ function refused(message: string, layout?: ExecutionLayout): ExecutionResult {
   return { kind: "refused", exitCode: 1, message, ...(layout !== undefined && { layout }) };
 }
 
-/** Git is required for the default checkpoints; say so before any directory is touched. */
+/** Set once `git --version` ran: a process that found git once does not look again. */
+let gitFound = false;
+
+/**
+ * Git is required for the default checkpoints; say so before any directory is touched. A success is
+ * remembered for the process (a program calling `loop()` many times pays the process once).
+ */
 export function checkGit(): string | undefined {
+  if (gitFound) return undefined;
   try {
     execFileSync("git", ["--version"], { stdio: "ignore" });
+    gitFound = true;
     return undefined;
   } catch {
     return "git is required for checkpoints but was not found on PATH. Install git and run again.";

@@ -54,8 +54,7 @@ export function writeObject(
   if (existsSync(path)) return { id, written: false };
   const dir = join(gitDir, "objects", id.slice(0, 2));
   const temp = join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
-  // Level 1 is git's own default for loose objects: they are short-lived until the store is packed.
-  const compressed = deflateSync(Buffer.concat([header, body]), { level: 1 });
+  const compressed = deflateSync(Buffer.concat([header, body]), deflateOptions(header.length + body.length));
   const fd = openInFreshDirectory(dir, temp);
   try {
     writeAll(fd, compressed);
@@ -71,20 +70,35 @@ export function writeObject(
   return { id, written: true };
 }
 
+/** Objects up to this size are compressed with small hash tables. */
+const SMALL_OBJECT_BYTES = 16 * 1024;
+
 /**
- * Opens a new file in `dir`, creating the directory. A background `git repack -d` (its prune-packed
- * step) removes object directories it emptied, so the directory may vanish between `mkdir` and
- * `open`, or inside `mkdir` itself (a recursive mkdir that finds the directory present checks it with
- * a `stat`, which then fails with ENOENT): either case creates it again, a bounded number of times.
+ * Level 1 is git's own default for loose objects: they are short-lived until the store is packed.
+ * zlib allocates and clears its hash tables on every call (about 192 KB at the default `memLevel` 8),
+ * which costs a commit or a small tree several times its compression (60-100 us against 10 us for a
+ * 300-byte commit here); `memLevel` 4 compresses small objects as well for a 16th of the tables.
+ */
+function deflateOptions(size: number): { level: number; memLevel?: number } {
+  return size <= SMALL_OBJECT_BYTES ? { level: 1, memLevel: 4 } : { level: 1 };
+}
+
+/**
+ * Opens a new file in `dir`, creating the directory when it is missing. A background `git repack -d`
+ * (its prune-packed step) removes object directories it emptied, so the directory may vanish between
+ * `mkdir` and `open`, or inside `mkdir` itself (a recursive mkdir that finds the directory present
+ * checks it with a `stat`, which then fails with ENOENT): either case creates it again, a bounded
+ * number of times.
  */
 function openInFreshDirectory(dir: string, file: string): number {
   for (let attempt = 1; ; attempt++) {
     try {
-      mkdirSync(dir, { recursive: true });
+      // The directory usually exists: open first, create it only when the open says it is missing.
+      if (attempt > 1) mkdirSync(dir, { recursive: true });
       return openSync(file, "wx", 0o444);
     } catch (error) {
-      const vanished = (error as NodeJS.ErrnoException).code === "ENOENT";
-      if (!vanished || attempt >= 5) throw error;
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      if (!missing || attempt >= 6) throw error;
     }
   }
 }
