@@ -8,13 +8,33 @@
 // The bundle reads two files relative to itself: ../../package.json (the version) and ./catalog.json
 // (the model catalog, copied here).
 import { copyFileSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import { build } from "esbuild";
 import { CLI_EXTERNALS } from "./cli-externals.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const pkg = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8"));
 const outfile = resolve(root, "dist", "cli", "hankweave.js");
+
+/**
+ * zod's `locales` namespace holds its error messages in some forty languages: 390 KB of the bundle,
+ * compiled at every start. The CLI speaks English, zod's default: the namespace keeps only `en`.
+ */
+const englishOnlyZod = {
+  name: "zod-english-only",
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${sep}zod${sep}`)
+        ? { path: resolve(args.resolveDir, "../locales/index.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
 
 await build({
   entryPoints: [resolve(root, "dist", "cli", "main.js")],
@@ -26,6 +46,7 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
   external: [...Object.keys(pkg.peerDependencies ?? {}), ...CLI_EXTERNALS],
+  plugins: [englishOnlyZod],
   // CommonJS dependencies (commander) call require() for Node built-ins, which an ES module lacks.
   banner: {
     js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
