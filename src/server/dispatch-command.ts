@@ -1,5 +1,6 @@
 import type { RollbackTarget, RunCommand } from "../engine/index.ts";
 import { errorData, type UnjournaledType } from "./frames.ts";
+import type { HostPhase } from "./host-phase.ts";
 import type { LiveExecution } from "./live-execution.ts";
 import { type CommandMessage, type CommandOf, DEFAULT_SHUTDOWN_REASON, MESSAGES } from "./protocol.ts";
 
@@ -108,12 +109,18 @@ function steer(context: CommandContext, command: CommandMessage, run: RunCommand
     host.continueRun({ command: run, protocolType: command.type });
     return;
   }
-  const message =
-    host.phase === "ended"
-      ? "No run is live: continue with codon.next, or roll back first"
-      : "The run has not started yet";
-  fail(context, command.type, message);
+  fail(context, command.type, NOT_LIVE[host.phase]);
 }
+
+/** Why a steering command finds no run to steer, by the host's phase. */
+const NOT_LIVE: Readonly<Record<HostPhase, string>> = {
+  waiting: "The run has not started yet",
+  live: "The run takes no more commands",
+  ended: "No run is live: continue with codon.next, or roll back first",
+  "rolling-back": "A rollback is under way: steer the run it continues",
+  closing: "The server is shutting down",
+  closed: "The server is shutting down",
+};
 
 async function listCheckpoints(context: CommandContext, runId: string | undefined): Promise<void> {
   try {
