@@ -1,5 +1,7 @@
 /** Small text helpers of the TUI: one line, bounded width, plain ASCII-friendly symbols. */
 
+import { groupThousands } from "../util/group-thousands.ts";
+
 /** The TUI never draws wider than this, whatever the terminal. */
 export const MAX_WIDTH = 120;
 
@@ -27,7 +29,7 @@ export function dollars(usd: number): string {
 }
 
 export function count(n: number): string {
-  return n.toLocaleString("en-US");
+  return groupThousands(n);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ResolvedModel } from "../../hank/models/index.ts";
 import type { Codon, CodonBudget, ContainerBudget, HankFile, Loop } from "../../hank/schema/index.ts";
+import { groupThousands } from "../../util/group-thousands.ts";
 import { type Palette, palette, type RenderOptions } from "./style.ts";
 import { packParts, plural, wrapText } from "./text.ts";
 
@@ -150,10 +151,10 @@ export function budgetText(budget: CodonBudget | ContainerBudget | undefined): s
   if (budget.maxDollars !== undefined) caps.push(`$${budget.maxDollars.toFixed(2)}`);
   if (budget.maxTimeSeconds !== undefined) caps.push(`${budget.maxTimeSeconds} s`);
   if ("maxOutputTokens" in budget && budget.maxOutputTokens !== undefined) {
-    caps.push(`${budget.maxOutputTokens.toLocaleString("en-US")} output tokens`);
+    caps.push(`${groupThousands(budget.maxOutputTokens)} output tokens`);
   }
   if ("maxContextTokens" in budget && budget.maxContextTokens !== undefined) {
-    caps.push(`${budget.maxContextTokens.toLocaleString("en-US")} context tokens`);
+    caps.push(`${groupThousands(budget.maxContextTokens)} context tokens`);
   }
   if ("allocation" in budget && budget.allocation !== undefined) caps.push(budget.allocation);
   return caps.length === 0 ? undefined : caps.join(" • ");

@@ -1,4 +1,5 @@
 import { isTerminalCodonStatus, type RunState } from "../../journal/index.ts";
+import { groupThousands } from "../../util/group-thousands.ts";
 
 /**
  * The lines a headless run prints about itself besides its events: the summary when it ends and the
@@ -16,7 +17,7 @@ export function formatDuration(ms: number): string {
 }
 
 function count(n: number): string {
-  return n.toLocaleString("en-US");
+  return groupThousands(n);
 }
 
 /** Which agents reported the run's cost: the scripted agent's figures are simulated, not spent. */
