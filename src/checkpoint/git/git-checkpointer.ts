@@ -7,6 +7,7 @@ import { StoreConsolidation } from "./consolidate-store.ts";
 import { DEFAULT_IDENTITY, type GitIdentity, gitEnvironment } from "./git-environment.ts";
 import { isHexId, requireCommit, resolveCommit, treeFiles } from "./git-queries.ts";
 import { initRepository } from "./init-repository.ts";
+import { hasRunLines, readRef } from "./move-ref.ts";
 import { readCheckpoints } from "./read-checkpoints.ts";
 import { restoreWorkTree } from "./restore-work-tree.ts";
 import { createGitRunner } from "./run-git.ts";
@@ -124,9 +125,12 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
       }),
     list: async (runId) => {
       ready();
-      if (runId === undefined) return readCheckpoints(git, ["--glob=refs/heads/run/*"]);
+      if (runId === undefined) {
+        // A store without run lines (a new execution's) holds no checkpoints: no git process to say so.
+        return hasRunLines(options.gitDir) ? readCheckpoints(git, ["--glob=refs/heads/run/*"]) : [];
+      }
       if (!isValidRunId(runId)) return [];
-      const tip = await resolveCommit(git, `refs/heads/${runBranch(runId)}`);
+      const tip = readRef(options.gitDir, `refs/heads/${runBranch(runId)}`);
       return tip === undefined ? [] : readCheckpoints(git, [tip], runId);
     },
     resolve: async (target) => {

@@ -3,6 +3,7 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   unlinkSync,
@@ -131,6 +132,21 @@ function takeLock(ref: string, lock: string): number {
     return openSync(lock, "wx");
   } catch (error) {
     throw lockError(ref, lock, error);
+  }
+}
+
+/** Whether any run line (`refs/heads/run/*`) exists, loose or in `packed-refs`. */
+export function hasRunLines(gitDir: string): boolean {
+  try {
+    if (readdirSync(join(gitDir, "refs", "heads", "run")).length > 0) return true;
+  } catch (error) {
+    if (codeOf(error) !== "ENOENT") throw error;
+  }
+  try {
+    return readFileSync(join(gitDir, "packed-refs"), "utf8").includes(" refs/heads/run/");
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return false;
+    throw error;
   }
 }
 
