@@ -9,7 +9,7 @@
  * in-memory checkpoints: git's cost per codon would hide the server's.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -19,6 +19,7 @@ import { createMemoryCheckpointer } from "../../src/checkpoint/index.ts";
 import type { JournaledEvent } from "../../src/journal/index.ts";
 import { type ExecutionOptions, runExecution } from "../../src/runner/index.ts";
 import { connectClient, LiveExecution, setUpAccess, startServer } from "../../src/server/index.ts";
+import { writeHank } from "../cases/hank-fixture.ts";
 import { childEnv } from "../lib/child-env.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { percentile } from "../lib/stats.ts";
@@ -155,20 +156,7 @@ function runChild<R>(context: SuiteContext, mode: "case", args: object): Promise
 /** A hank of one loop of no-op codons, in a fresh directory, and the run options over it. */
 function prepare(iterations: number): { dir: string; options: ExecutionOptions } {
   const dir = mkdtempSync(join(tmpdir(), "hankweave-bench-server-"));
-  const hankDir = join(dir, "hank");
-  mkdirSync(hankDir);
-  const say = { id: "say", name: "Say", model: "scripted", continuationMode: "fresh", promptText: "Done." };
-  const loop = {
-    type: "loop",
-    id: "many",
-    name: "Many",
-    terminateOn: { type: "iterationLimit", limit: iterations },
-    codons: [say],
-  };
-  writeFileSync(
-    join(hankDir, "hank.json"),
-    JSON.stringify({ meta: { name: "bench", version: "1" }, hank: [loop] }),
-  );
+  const hankDir = writeHank(join(dir, "hank"), { shape: { kind: "loop", iterations }, prompt: "Done." });
   const options: ExecutionOptions = {
     hank: hankDir,
     cwd: dir,

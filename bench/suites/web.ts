@@ -16,7 +16,7 @@
  * In-process runs with in-memory checkpoints, so the figures are the page's, the browser's and the
  * server's.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,6 +26,7 @@ import type { JournaledEvent } from "../../src/journal/index.ts";
 import type { ExecutionOptions } from "../../src/runner/index.ts";
 import { LiveExecution, setUpAccess, startServer } from "../../src/server/index.ts";
 import { launchBrowser } from "../../test/web/support.ts";
+import { writeHank } from "../cases/hank-fixture.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { percentile } from "../lib/stats.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
@@ -68,25 +69,10 @@ const now = (): number => performance.timeOrigin + performance.now();
 /** A loop of `iterations` scripted codons behind the server, which keeps serving once the run ends. */
 async function serveLoop(assets: string, iterations: number): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), "hankweave-bench-web-"));
-  mkdirSync(join(dir, "hank"));
-  const codon = {
-    id: "say",
-    name: "Say",
-    model: "scripted",
-    continuationMode: "fresh",
-    promptText: "@say done\n@usage input=10 output=5",
-  };
-  const loop = {
-    type: "loop",
-    id: "many",
-    name: "Many",
-    terminateOn: { type: "iterationLimit", limit: iterations },
-    codons: [codon],
-  };
-  writeFileSync(
-    join(dir, "hank", "hank.json"),
-    JSON.stringify({ meta: { name: "bench", version: "1" }, hank: [loop] }),
-  );
+  writeHank(join(dir, "hank"), {
+    shape: { kind: "loop", iterations },
+    prompt: "@say done\n@usage input=10 output=5",
+  });
   const execution: ExecutionOptions = {
     hank: join(dir, "hank"),
     cwd: dir,

@@ -3,25 +3,10 @@ import { statSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { startDaemon } from "../../src/daemon/index.ts";
-import { systemClock } from "../../src/util/clock.ts";
-import { countGate, INCREMENT, type LoopFixture, loopFixture, until } from "../loops/loop-fixture.ts";
+import { countGate, INCREMENT, loopFixture, until } from "../loops/loop-fixture.ts";
+import { fixtureDaemon } from "./fixture-daemon.ts";
 
 const CHECK = `[[gates]]\nid = "check"\nkind = "command"\nrun = ["./check.sh"]\n`;
-
-function daemonFor(fx: LoopFixture) {
-  return startDaemon({
-    store: fx.store,
-    dbPath: join(fx.dir, "loops.db"),
-    home: fx.home,
-    clock: systemClock(),
-    env: fx.deps().env,
-    limitConfig: {},
-    tickMs: 100,
-    pollMs: 100,
-    log: () => undefined,
-  });
-}
 
 async function http(url: string, init: { method?: string; token?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = { "content-type": "application/json" };
@@ -71,7 +56,7 @@ describe("hankweave daemon", { concurrency: 2 }, () => {
       toml: `[contract]\ngoal = "g"\n${CHECK}`,
       scripts: { "check.sh": countGate(2) },
     });
-    const daemon = await daemonFor(fx);
+    const daemon = await fixtureDaemon(fx);
     try {
       assert.equal(statSync(join(fx.dir, "daemon.token")).mode & 0o777, 0o600);
       const admitted = await fx.admit();
@@ -120,7 +105,7 @@ describe("hankweave daemon", { concurrency: 2 }, () => {
       toml: `[trigger]\nschedule = "* * * * * *"\n[contract]\ngoal = "g"\n${CHECK}`,
       scripts: { "check.sh": countGate(1) },
     });
-    const daemon = await daemonFor(fx);
+    const daemon = await fixtureDaemon(fx);
     try {
       await fx.store.registerLoop({
         loopId: "demo",

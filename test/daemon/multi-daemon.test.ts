@@ -9,6 +9,7 @@ import { openPostgresLoopStore } from "../../src/daemon/store/postgres-loop-stor
 import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
 import { admitted, newRun } from "../../src/testing/loops-store-conformance/store-fixture.ts";
 import { startTestPostgres } from "../../src/testing/postgres-server.ts";
+import { captureIo } from "../cli-tools/capture-io.ts";
 import { loopFixture } from "../loops/loop-fixture.ts";
 import {
   admitCopies,
@@ -123,26 +124,9 @@ test(`three daemons on PostgreSQL share ${RUNS} Loops, stopped and restarted one
 
 /** The loops CLI in process, its output captured. */
 async function loopsCli(argv: readonly string[], home: string) {
-  let stdout = "";
-  let stderr = "";
-  const output = (append: (t: string) => void) => ({ write: append, isTTY: false, columns: undefined });
-  const code = await runLoopsCommand(argv, {
-    cwd: home,
-    env: { HOME: home, PATH: process.env.PATH },
-    stdout: output((t) => {
-      stdout += t;
-    }),
-    stderr: output((t) => {
-      stderr += t;
-    }),
-    runtime: {
-      version: "test",
-      platform: process.platform,
-      arch: process.arch,
-      nodeVersion: process.version,
-    },
-  });
-  return { code, stdout, stderr };
+  const { io, out, err } = captureIo(home, { HOME: home });
+  const code = await runLoopsCommand(argv, io);
+  return { code, stdout: out(), stderr: err() };
 }
 
 test("--store postgres://... selects the shared store; ls shows who holds each live run; no password is printed", {

@@ -37,6 +37,8 @@ export interface ServeOptions {
     readonly maxClientQueue?: number;
     readonly clientBufferBytes?: number;
     readonly token?: string;
+    /** Serve the web app from here (`/ui/`). */
+    readonly webAssetsDir?: string;
   };
   /** Start the run once the server listens (default). False: the test starts it. */
   readonly start?: boolean;
@@ -84,6 +86,9 @@ export async function serveHank(hank: unknown, options: ServeOptions = {}): Prom
     }),
     ...(options.serverOptions?.clientBufferBytes !== undefined && {
       clientBufferBytes: options.serverOptions.clientBufferBytes,
+    }),
+    ...(options.serverOptions?.webAssetsDir !== undefined && {
+      webAssetsDir: options.serverOptions.webAssetsDir,
     }),
   });
   if (options.start !== false) host.start(server.port);

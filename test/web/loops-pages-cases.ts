@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { startDaemon } from "../../src/daemon/index.ts";
 import { loadDefinition } from "../../src/loops/definition/load-definition.ts";
-import { systemClock } from "../../src/util/clock.ts";
+import { fixtureDaemon } from "../daemon/fixture-daemon.ts";
 import { countGate, INCREMENT, loopFixture } from "../loops/loop-fixture.ts";
 import { assertAccessible, screenshot, text, WAIT_MS, webAssets } from "./support.ts";
 
@@ -53,18 +52,7 @@ export function loopsPagesCases(browserOf: () => Browser): void {
         if (admitted.kind !== "admitted") throw new Error(`${name}: ${admitted.kind}`);
         ids[name] = admitted.run.id;
       }
-      const daemon = await startDaemon({
-        store: fx.store,
-        dbPath: join(fx.dir, "loops.db"),
-        home: fx.home,
-        clock: systemClock(),
-        env: fx.deps().env,
-        limitConfig: {},
-        tickMs: 100,
-        pollMs: 100,
-        log: () => undefined,
-        webAssetsDir: await webAssets(),
-      });
+      const daemon = await fixtureDaemon(fx, { webAssetsDir: await webAssets() });
       const page = await browserOf().newPage();
       const open = (hash: string) => page.goto(`${daemon.url}/ui/?token=${daemon.token}${hash}`);
       try {

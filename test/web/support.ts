@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { createMemoryCheckpointer } from "../../src/checkpoint/index.ts";
-import type { ExecutionOptions } from "../../src/runner/index.ts";
-import { type HankServer, LiveExecution, setUpAccess, startServer } from "../../src/server/index.ts";
+import { type ServedRun, serveHank } from "../server/support.ts";
 
 /**
  * Browser-test support: the web app bundled once per process into a temp folder (never the whole
@@ -55,14 +53,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export interface ServedExecution {
-  readonly dir: string;
-  readonly exec: string;
-  readonly host: LiveExecution;
-  readonly server: HankServer;
+export interface ServedExecution extends ServedRun {
   /** The page URL the run prints: `http://localhost:<port>/ui/`. */
   readonly pageUrl: string;
-  remove(): Promise<void>;
 }
 
 /** A real run of `hank` (scripted agent, journal, checkpoints) served with the web app on 127.0.0.1:0. */
@@ -70,46 +63,8 @@ export async function serveExecution(
   hank: unknown,
   options: { readonly git?: boolean; readonly stayOpen?: boolean } = {},
 ): Promise<ServedExecution> {
-  const dir = mkdtempSync(join(tmpdir(), "hw-web-"));
-  mkdirSync(join(dir, "hank"));
-  writeFileSync(join(dir, "hank", "hank.json"), JSON.stringify(hank, null, 2));
-  const exec = join(dir, "exec");
-  const execution: ExecutionOptions = {
-    hank: join(dir, "hank"),
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: join(dir, "executions"),
-    },
-    model: "scripted",
-    execution: exec,
-    headless: false,
-    ...(options.git !== true && {
-      checkpointer: (layout, clock) => createMemoryCheckpointer({ workTree: layout.agentRoot, clock }),
-    }),
-  };
-  const host = new LiveExecution({ execution, stayOpen: options.stayOpen ?? false });
-  const access = setUpAccess({});
-  if (!access.ok) throw new Error(access.message);
-  const server = await startServer({
-    execution: host,
-    access: access.policy,
-    serverVersion: "0.0.0-test",
-    webAssetsDir: await webAssets(),
-  });
-  host.start(server.port);
-  return {
-    dir,
-    exec,
-    host,
-    server,
-    pageUrl: `http://localhost:${server.port}/ui/`,
-    async remove() {
-      host.forceShutdown("test over");
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const served = await serveHank(hank, { ...options, serverOptions: { webAssetsDir: await webAssets() } });
+  return { ...served, pageUrl: `http://localhost:${served.server.port}/ui/` };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
