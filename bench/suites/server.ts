@@ -24,11 +24,12 @@ import { childEnv } from "../lib/child-env.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { percentile } from "../lib/stats.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
+import { rawClientsMain, transportFloor } from "./server-floor.ts";
 
 const BENCH = "server";
 const CLIENTS = 10;
 const SELF = fileURLToPath(import.meta.url);
-type Config = "no-server" | "server" | "clients" | "batched-clients";
+type Config = "no-server" | "server" | "clients" | "batched-clients" | "floor";
 
 interface CaseResult {
   readonly codons: number;
@@ -42,6 +43,8 @@ interface CaseResult {
     readonly samples: number;
     readonly events: number;
   };
+  /** `floor` only: the replay's wall per codon with 10 clients over that without (see `server-floor.ts`). */
+  readonly floor?: { readonly perEvent: number; readonly batched: number };
 }
 
 export const serverSuite: Suite = {
@@ -55,9 +58,10 @@ export const serverSuite: Suite = {
       server: [],
       clients: [],
       "batched-clients": [],
+      floor: [],
     };
     for (let round = 0; round < repeat; round++) {
-      for (const config of ["no-server", "server", "clients", "batched-clients"] as const) {
+      for (const config of ["no-server", "server", "clients", "batched-clients", "floor"] as const) {
         context.log(`  ${config}, ${iterations} iterations (${round + 1}/${repeat})`);
         runs[config].push(await runChild(context, "case", { config, iterations }));
       }
@@ -81,6 +85,7 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
   const latenciesOf = (config: Config) =>
     runs[config].flatMap((run) => (run.latency === undefined ? [] : [run.latency]));
   const latencies = latenciesOf("clients");
+  const floors = runs.floor.flatMap((run) => (run.floor === undefined ? [] : [run.floor]));
   const batched = latenciesOf("batched-clients");
   return [
     figure(
@@ -104,6 +109,18 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
     figure(
       spec("overhead/10-batched-clients-vs-no-server", "x", "live events in event.batch frames"),
       ratio(wall, "batched-clients"),
+    ),
+    figure(
+      spec(
+        "floor/10-clients-vs-no-server",
+        "x",
+        "plain ws sending the run's frames to 10 clients around busy codons as long as the run's",
+      ),
+      floors.map((floor) => floor.perEvent),
+    ),
+    figure(
+      spec("floor/10-batched-clients-vs-no-server", "x", "the same with one event.batch frame per write"),
+      floors.map((floor) => floor.batched),
     ),
     figure(
       spec("cpu-per-codon/no-server", "ms/codon", "CPU time of the run's process"),
@@ -210,6 +227,7 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
       await runExecution({ ...options, listeners: [(event) => times.listener(event)] });
       return times.result();
     }
+    if (args.config === "floor") return await floorCase(options, times);
     const host = new LiveExecution({ execution: options, stayOpen: false });
     host.events.subscribe(times.listener);
     const access = setUpAccess({});
@@ -230,6 +248,27 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A run without a server, then its events replayed to plain `ws` clients around codons as long as its. */
+async function floorCase(options: ExecutionOptions, times: ReturnType<typeof timing>): Promise<CaseResult> {
+  const events: JournaledEvent[] = [];
+  await runExecution({
+    ...options,
+    listeners: [
+      (event) => {
+        times.listener(event);
+        events.push(event);
+      },
+    ],
+  });
+  const run = times.result();
+  const replay = (clients: number, batchEvents: boolean): Promise<number> =>
+    transportFloor({ events, codonMs: run.perCodonMs, clients, batchEvents, self: SELF });
+  const alone = await replay(0, false);
+  const perEvent = (await replay(CLIENTS, false)) / alone;
+  const batched = (await replay(CLIENTS, true)) / alone;
+  return { ...run, floor: { perEvent, batched } };
 }
 
 /**
@@ -301,5 +340,6 @@ const [mode, json] = process.argv.slice(2);
 if (process.argv[1] === SELF && mode !== undefined) {
   const args = JSON.parse(json ?? "{}");
   if (mode === "clients") await clientsMain(args);
+  else if (mode === "raw-clients") await rawClientsMain(args);
   else process.stdout.write(`${JSON.stringify(await benchCase(args))}\n`);
 }

@@ -91,6 +91,8 @@ class SessionState {
   #lastText: string | undefined;
   #tokens: TokenUsage = NO_TOKENS;
   #idleTimer: TimerHandle | undefined;
+  /** When the session last sent an event (or started), on the engine's clock. */
+  #lastEventAt: number;
   #budgetTimer: TimerHandle | undefined;
   readonly #onParentAbort = (): void => this.stop("cancelled");
 
@@ -100,6 +102,7 @@ class SessionState {
   ) {
     this.#meter = input.meter;
     this.#cost = input.costBefore;
+    this.#lastEventAt = deps.clock.now();
     if (deps.signal.aborted) this.stop("cancelled");
     deps.signal.addEventListener("abort", this.#onParentAbort, { once: true });
     this.armIdle();
@@ -107,7 +110,7 @@ class SessionState {
   }
 
   onEvent(event: HarnessEvent): void {
-    this.armIdle();
+    this.#lastEventAt = this.deps.clock.now();
     const codonId = this.input.request.codonId;
     const { sink } = this.deps;
     switch (event.type) {
@@ -206,10 +209,18 @@ class SessionState {
     return (this.deps.clock.now() - this.input.executionStartMs) / 1000;
   }
 
-  private armIdle(): void {
-    const { clock } = this.deps;
-    if (this.#idleTimer !== undefined) clock.clearTimeout(this.#idleTimer);
-    this.#idleTimer = clock.setTimeout(() => this.stop("idle-timeout"), this.input.idleTimeoutMs);
+  /**
+   * The idle watchdog: one timer for the whole session, not one per event. An event only records when
+   * it came; when the timer fires, the session is stopped if it has been silent for the whole idle
+   * timeout, and the timer is set again for the rest of it otherwise. A session that streams thousands
+   * of events pays a clock read for each instead of a timer.
+   */
+  private armIdle(delayMs = this.input.idleTimeoutMs): void {
+    this.#idleTimer = this.deps.clock.setTimeout(() => {
+      const silentMs = this.deps.clock.now() - this.#lastEventAt;
+      if (silentMs >= this.input.idleTimeoutMs) this.stop("idle-timeout");
+      else this.armIdle(this.input.idleTimeoutMs - silentMs);
+    }, delayMs);
   }
 
   /** One timer at the moment the duration limit is reached; usage events check it too. */

@@ -21,6 +21,8 @@ export const TEMPLATE_VARIABLES = ["AGENT_ROOT", "PROJECT_DIR", "EXECUTION_DIR",
  * is. Replacement is literal: `$` in a path is not a replacement pattern.
  */
 export function applyTemplateVariables(text: string, vars: { readonly agentRoot: string }): string {
+  // Most prompts name no variable: every codon reads three prompt parts, and this runs for each.
+  if (!text.includes("<%")) return text;
   const values: Readonly<Record<(typeof TEMPLATE_VARIABLES)[number], string>> = {
     AGENT_ROOT: vars.agentRoot,
     PROJECT_DIR: vars.agentRoot,

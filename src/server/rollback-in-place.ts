@@ -1,12 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { createGitCheckpointer } from "../checkpoint/git/index.ts";
 import type { Clock, EventListener, RollbackTarget } from "../engine/index.ts";
-import { createEventSink, type RollbackResult, readJournalLine, rollbackExecution } from "../engine/index.ts";
-import { JournalWriter, writeSnapshot } from "../journal/index.ts";
-import { archiveRestorer, loadValidatedHank } from "../runner/index.ts";
-import { markCrashedRun } from "../runner/mark-crashed-run.ts";
+import { type RollbackResult, rollbackExecution } from "../engine/index.ts";
+import { loadValidatedHank } from "../runner/index.ts";
+import { withRollbackSession } from "../runner/rollback-session.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
-import { acquireLock } from "../workspace/lock/index.ts";
 
 export interface RollbackInPlaceInput {
   readonly layout: ExecutionLayout;
@@ -28,10 +24,11 @@ export type RollbackInPlaceResult =
 
 /**
  * A rollback of a served execution whose run has ended (or was stopped for it): the steps of
- * `hankweave rollback`, composed for the server. Takes the execution lock, validates the hank, marks a
- * crashed run, runs `rollbackExecution` over the git checkpoints, the archive and the journal, then
- * releases the lock; the next run started on the execution is the continuation it prepared. A refusal
- * (unknown target, ambiguous prefix...) is journaled as a non-fatal `error`, as the reference does.
+ * `hankweave rollback`, composed for the server. Validates the hank, then runs `rollbackExecution` in a
+ * rollback session (the execution lock; a crashed run marked; the git checkpoints, the archive and the
+ * journal behind the lock's fence), which releases the lock at the end; the next run started on the
+ * execution is the continuation it prepared. A refusal (unknown target, ambiguous prefix...) is
+ * journaled as a non-fatal `error`, as the reference does.
  */
 export async function rollbackInPlace(input: RollbackInPlaceInput): Promise<RollbackInPlaceResult> {
   const loaded = loadValidatedHank({
@@ -45,33 +42,17 @@ export async function rollbackInPlace(input: RollbackInPlaceInput): Promise<Roll
       message: `The hank ${loaded.hankPath} no longer validates; fix it first`,
     };
   }
-  const { layout, clock } = input;
-  const lock = acquireLock(layout.lockPath, {
-    pid: process.pid,
-    runId: "rollback",
-    clock,
-    ...(input.port !== undefined && { port: input.port }),
-  });
-  if (!lock.ok) return { ok: false, code: "refused", message: lock.message };
-  try {
-    const line = await readJournalLine(layout.eventsPath);
-    const writer = JournalWriter.open(layout.eventsPath);
-    try {
-      const sink = createEventSink({ store: writer, initialState: line.state, listeners: [input.listener] });
-      markCrashedRun(sink, lock.staleFrom?.runId);
+  const done = await withRollbackSession(
+    {
+      layout: input.layout,
+      clock: input.clock,
+      listeners: [input.listener],
+      ...(input.port !== undefined && { port: input.port }),
+    },
+    async ({ line, sink, deps }) => {
       const result = await rollbackExecution(
         { hank: loaded.hank, target: input.target, autoRestart: input.autoRestart, line },
-        {
-          sink,
-          checkpointer: createGitCheckpointer({
-            gitDir: layout.checkpointGitDir,
-            workTree: layout.agentRoot,
-            clock,
-          }),
-          archives: archiveRestorer(layout, clock),
-          newRunId: randomUUID,
-          persist: (plan) => writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan }),
-        },
+        deps,
       );
       if (!result.ok && result.code !== "failed")
         sink.emit("error", { message: result.message, fatal: false });
@@ -82,10 +63,7 @@ export async function rollbackInPlace(input: RollbackInPlaceInput): Promise<Roll
         });
       }
       return result;
-    } finally {
-      writer.close();
-    }
-  } finally {
-    lock.lock.release();
-  }
+    },
+  );
+  return done.ok ? done.value : { ok: false, code: "refused", message: done.message };
 }

@@ -2,8 +2,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { rollbackExecution } from "../../src/engine/index.ts";
 import type { JournaledEvent } from "../../src/journal/index.ts";
+import { loadValidatedHank, runExecution } from "../../src/runner/index.ts";
+import { LockLostError } from "../../src/runner/lock-fence.ts";
+import { withRollbackSession } from "../../src/runner/rollback-session.ts";
 import { createFakeClock } from "../../src/testing/index.ts";
+import { executionLayout } from "../../src/workspace/execution-layout.ts";
 import { acquireLock, parseLockRecord } from "../../src/workspace/lock/index.ts";
 import { codon, sandbox, writeHank } from "../workspace/support.ts";
 import { agentFile, holdRun, runOptions } from "./support.ts";
@@ -70,5 +75,53 @@ describe("a process that lost its lock while suspended stops writing", () => {
     const lock = parseLockRecord(readFileSync(layout.lockPath, "utf8"));
     assert.deepEqual([lock?.pid, lock?.generation], [424242, 2], "the new holder's lock is in place");
     if (other.ok) other.lock.release();
+  });
+});
+
+describe("a rollback that lost its lock while suspended stops writing", () => {
+  const box = sandbox("lost-lock-rollback");
+  after(() => box.remove());
+
+  it("restores nothing and journals nothing once another process took the execution over", async () => {
+    const hank = writeHank(join(box.root, "hank"), [
+      codon("a", "@append trail.txt a", { checkpointedFiles: ["**"] }),
+      codon("b", "@append trail.txt b", { checkpointedFiles: ["**"] }),
+    ]);
+    const options = runOptions(box, hank, { execution: join(box.root, "exec") });
+    const ran = await runExecution(options);
+    assert.equal(ran.kind === "ran" && ran.outcome, "completed", JSON.stringify(ran).slice(0, 300));
+    const layout = executionLayout(options.execution ?? "");
+    const loaded = loadValidatedHank({ hank, cwd: box.root, env: options.env ?? {} });
+    assert.ok(loaded.ok);
+    const journalBefore = lineCount(layout.eventsPath);
+    const clock = createFakeClock({ start: Date.now() });
+
+    const done = withRollbackSession({ layout, clock, listeners: [] }, async ({ line, deps }) => {
+      // Suspended with the lock held: three minutes later another process takes it over.
+      const other = acquireLock(layout.lockPath, {
+        pid: 424242,
+        runId: "other",
+        clock: createFakeClock({ start: clock.now() + 180_000 }),
+        isPidAlive: () => true,
+      });
+      assert.ok(other.ok, other.ok ? "" : other.message);
+      clock.advance(180_000); // the suspended rollback runs again
+      const target = { kind: "codon", codonId: "a", checkpointType: "completed" } as const;
+      return rollbackExecution({ hank: loaded.hank, target, autoRestart: false, line }, deps);
+    });
+
+    // The loss surfaces at the first fenced step: thrown, or as the rollback's refusal carrying it.
+    const ended = await done.then(
+      (result) => (result.ok && !result.value.ok ? result.value.message : JSON.stringify(result)),
+      (error: unknown) => (error instanceof LockLostError ? error.message : String(error)),
+    );
+    assert.match(
+      ended,
+      /lost the execution's lock while it was suspended: another process took it over \(PID 424242/,
+    );
+    assert.equal(lineCount(layout.eventsPath), journalBefore, "nothing was journaled");
+    assert.equal(readFileSync(agentFile(layout, "trail.txt"), "utf8"), "a\nb\n", "no file was restored");
+    const lock = parseLockRecord(readFileSync(layout.lockPath, "utf8"));
+    assert.equal(lock?.pid, 424242, "the new holder's lock is in place");
   });
 });

@@ -1,20 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
-import { type Clock, createEventSink, systemClock } from "../../engine/index.ts";
+import { systemClock } from "../../engine/index.ts";
 import {
   type AbandonResult,
   abandonRollback,
   type RollbackSuccess,
   type RollbackTarget,
-  readJournalLine,
   rollbackExecution,
 } from "../../engine/rollback/index.ts";
 import type { HankFile } from "../../hank/schema/index.ts";
-import { JournalWriter, writeSnapshot } from "../../journal/index.ts";
-import { archiveRestorer } from "../../runner/index.ts";
-import { markCrashedRun } from "../../runner/mark-crashed-run.ts";
+import { type RollbackSession, withRollbackSession } from "../../runner/rollback-session.ts";
 import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
-import { acquireLock } from "../../workspace/lock/index.ts";
 import type { CliIo } from "../cli-io.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { loadAndValidate } from "../run/load-and-validate.ts";
@@ -26,8 +20,8 @@ import type { RollbackOptions } from "./subcommand-command.ts";
 /**
  * `hankweave rollback <target> -e <execution>`: the composition root of a rollback. Opens the
  * execution (its meta names the hank and the data), validates the hank, takes the execution lock
- * (refused while a run is live), marks a crashed run, then runs `rollbackExecution` with the git
- * checkpointer, the archive and the journal. With `--restart`, the lock is released and the run
+ * and runs `rollbackExecution` in a rollback session (the lock, refused while a run is live; a crashed
+ * run marked; the git checkpointer, the archive and the journal behind the lock's fence). With `--restart`, the lock is released and the run
  * command continues the execution, which starts the continuation run the rollback prepared.
  */
 export async function runRollbackCommand(
@@ -45,77 +39,37 @@ export async function runRollbackCommand(
     io.stderr.write(loaded.output);
     return 1;
   }
-  const clock = systemClock();
-  const lock = acquireLock(layout.lockPath, { pid: process.pid, runId: "rollback", clock });
-  if (!lock.ok) return fail(io, lock.message);
-  let code: number;
-  try {
-    code = await rollbackLocked({
-      options,
-      io,
-      layout,
-      clock,
-      hank: loaded.hank,
-      staleRunId: lock.staleFrom?.runId,
-    });
-  } finally {
-    lock.lock.release();
-  }
-  if (code !== 0 || !options.restart) return code;
+  const done = await withRollbackSession(
+    { layout, clock: systemClock(), listeners: [rollbackPrinter(io.stderr)] },
+    (session) => rollbackLocked(options, io, layout, loaded.hank, session),
+  );
+  if (!done.ok) return fail(io, done.message);
+  if (done.value !== 0 || !options.restart) return done.value;
   return runHankCommand(runOptions, io, render);
 }
 
-interface LockedRollback {
-  readonly options: RollbackOptions;
-  readonly io: CliIo;
-  readonly layout: ExecutionLayout;
-  readonly clock: Clock;
-  readonly hank: HankFile;
-  readonly staleRunId: string | undefined;
-}
-
-async function rollbackLocked(input: LockedRollback): Promise<number> {
-  const { options, io, layout, clock } = input;
-  const line = await readJournalLine(layout.eventsPath);
-  const writer = JournalWriter.open(layout.eventsPath);
-  try {
-    const sink = createEventSink({
-      store: writer,
-      initialState: line.state,
-      listeners: [rollbackPrinter(io.stderr)],
-    });
-    markCrashedRun(sink, input.staleRunId);
-    const checkpointer = createGitCheckpointer({
-      gitDir: layout.checkpointGitDir,
-      workTree: layout.agentRoot,
-      clock,
-    });
-    if (options.abandon === true)
-      return abandon(io, layout, await abandonRollback({ hank: input.hank, line }, { sink, checkpointer }));
-    const result = await rollbackExecution(
-      { hank: input.hank, target: targetOf(options), autoRestart: options.restart, line },
-      {
-        sink,
-        checkpointer,
-        archives: archiveRestorer(layout, clock),
-        newRunId: randomUUID,
-        persist: (plan) => {
-          writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan });
-        },
-      },
-    );
-    if (!result.ok) {
-      const hint =
-        result.code === "unknown-target" || result.code === "off-line" || result.code === "bad-target"
-          ? `\n  List the checkpoints with: hankweave checkpoints -e ${layout.executionDir}`
-          : "";
-      return fail(io, `${result.message}${hint}`);
-    }
-    io.stderr.write(summary(result, layout, options.restart));
-    return 0;
-  } finally {
-    writer.close();
+async function rollbackLocked(
+  options: RollbackOptions,
+  io: CliIo,
+  layout: ExecutionLayout,
+  hank: HankFile,
+  session: RollbackSession,
+): Promise<number> {
+  const { line, deps } = session;
+  if (options.abandon === true) return abandon(io, layout, await abandonRollback({ hank, line }, deps));
+  const result = await rollbackExecution(
+    { hank, target: targetOf(options), autoRestart: options.restart, line },
+    deps,
+  );
+  if (!result.ok) {
+    const hint =
+      result.code === "unknown-target" || result.code === "off-line" || result.code === "bad-target"
+        ? `\n  List the checkpoints with: hankweave checkpoints -e ${layout.executionDir}`
+        : "";
+    return fail(io, `${result.message}${hint}`);
   }
+  io.stderr.write(summary(result, layout, options.restart));
+  return 0;
 }
 
 /** What `--abandon` did, and how to go on. */
