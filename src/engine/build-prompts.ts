@@ -1,4 +1,4 @@
-import type { PromptMetadata } from "../hank/prompt.ts";
+import type { HeldPrompts, PromptMetadata } from "../hank/prompt.ts";
 import { applyTemplateVariables, readPromptFiles, stripHtmlComments } from "../hank/prompt.ts";
 import type { Codon, FileRefs, HankFile } from "../hank/schema/index.ts";
 
@@ -24,14 +24,17 @@ interface PromptPart {
  * are then; comments are stripped from both forms and template variables resolved to the workspace.
  */
 function readPart(
-  hankDir: string,
-  agentRoot: string,
+  where: PromptPlace,
   files: FileRefs | undefined,
   text: string | undefined,
   field: string,
 ): PromptPart {
+  const { hankDir, agentRoot } = where;
   if (files !== undefined) {
-    const read = readPromptFiles(hankDir, files, { field });
+    const read = readPromptFiles(hankDir, files, {
+      field,
+      ...(where.held !== undefined && { held: where.held }),
+    });
     if (!read.ok) return { ok: false, text: "", message: read.problems.map((p) => p.message).join("; ") };
     const resolved = applyTemplateVariables(read.text, { agentRoot });
     return { ok: true, text: resolved, message: "", ...(read.metadata && { metadata: read.metadata }) };
@@ -40,20 +43,25 @@ function readPart(
   return { ok: true, text: cleaned, message: "" };
 }
 
-export function buildPrompts(hank: HankFile, codon: Codon, hankDir: string, agentRoot: string): BuiltPrompts {
-  const prompt = readPart(hankDir, agentRoot, codon.promptFile, codon.promptText, "promptFile");
+/** Where a codon's prompts come from: the hank's directory, the workspace, and files held in memory. */
+export interface PromptPlace {
+  readonly hankDir: string;
+  readonly agentRoot: string;
+  readonly held?: HeldPrompts;
+}
+
+export function buildPrompts(hank: HankFile, codon: Codon, where: PromptPlace): BuiltPrompts {
+  const prompt = readPart(where, codon.promptFile, codon.promptText, "promptFile");
   if (!prompt.ok) return { ok: false, message: prompt.message };
   const global = readPart(
-    hankDir,
-    agentRoot,
+    where,
     hank.globalSystemPromptFile,
     hank.globalSystemPromptText,
     "globalSystemPromptFile",
   );
   if (!global.ok) return { ok: false, message: global.message };
   const append = readPart(
-    hankDir,
-    agentRoot,
+    where,
     codon.appendSystemPromptFile,
     codon.appendSystemPromptText,
     "appendSystemPromptFile",

@@ -1,5 +1,6 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
+import type { HeldPrompts } from "../hank/prompt.ts";
 import type { Codon, HankFile } from "../hank/schema/index.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
 import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
@@ -47,6 +48,8 @@ export interface EngineInput {
    * carries them in `SessionRequest.tools`. Not a hank field: hank files stay the reference format.
    */
   readonly codonTools?: ReadonlyMap<string, ToolSettings>;
+  /** Prompt files held in memory (a transient loop's step inputs), read instead of the disk. */
+  readonly heldPrompts?: HeldPrompts;
 }
 
 /** What a workspace hook gets to know about the codon it acts for. */

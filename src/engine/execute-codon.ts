@@ -140,7 +140,11 @@ function sessionStart(
   ctx: AttemptContext,
 ): { ok: true; value: SessionStart } | { ok: false; message: string } {
   const { input, codon } = ctx;
-  const prompts = buildPrompts(input.hank, codon, input.hankDir, input.agentRoot);
+  const prompts = buildPrompts(input.hank, codon, {
+    hankDir: input.hankDir,
+    agentRoot: input.agentRoot,
+    ...(input.heldPrompts !== undefined && { held: input.heldPrompts }),
+  });
   if (!prompts.ok) return prompts;
   const model = input.models.get(codon.model);
   if (model === undefined) return { ok: false, message: `Model '${codon.model}' was not resolved` };

@@ -184,4 +184,20 @@ describe("readPromptFiles", () => {
     const read = readPromptFiles(hank, "second.md", { base: "prompts" });
     assert.equal(read.ok && read.text, "Step three.");
   });
+  test("a held file is read from memory, then processed as one read from disk", () => {
+    const held = (ref: string) =>
+      ref === "prompts/first.md" ? "---\nname: Held\n---\nFrom memory.\n<!-- note -->\n" : undefined;
+    const read = readPromptFiles(hank, ["prompts/first.md", "prompts/second.md"], { held });
+    assert.equal(read.ok, true);
+    if (!read.ok) return;
+    assert.equal(
+      read.text,
+      "From memory.\n\nStep three.",
+      "the held text replaces the file; the other is read",
+    );
+    assert.equal(read.metadata?.name, "Held");
+    assert.equal(read.files[0]?.absolutePath, path.join(hank, "prompts/first.md"));
+    const missing = readPromptFiles(hank, "prompts/nowhere.md", { held: () => "Only in memory." });
+    assert.equal(missing.ok && missing.text, "Only in memory.", "a held file need not exist on disk");
+  });
 });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { error, type JsonPath, type ValidationIssue, warning } from "./issues.ts";
 import { type PromptMetadata, splitFrontmatter } from "./prompt-frontmatter.ts";
 import { countLines, stripHtmlComments } from "./prompt-text.ts";
@@ -21,7 +22,17 @@ export interface PromptReadOptions {
   readonly path?: JsonPath;
   /** A hank-relative directory the refs are relative to (a sentinel config's folder). */
   readonly base?: string;
+  /** Prompt files the caller holds in memory (see `HeldPrompts`). */
+  readonly held?: HeldPrompts;
 }
+
+/**
+ * Prompt files held in memory, by ref as the hank names them: the text such a file would hold, used
+ * instead of reading it (undefined: read the file). Everything after the read (decoding, frontmatter,
+ * comments, warnings) is the same. A transient `loop()` hands its step inputs this way; a hank file
+ * never does.
+ */
+export type HeldPrompts = (ref: string) => string | undefined;
 
 export interface PromptFileInfo {
   readonly ref: string;
@@ -73,7 +84,7 @@ export function readPromptFiles(
   const bodies: string[] = [];
   for (const [index, ref] of list.entries()) {
     const where = { field, ref, path: typeof refs === "string" ? basePath : [...basePath, index] };
-    const read = readOne(hankDir, where, options.base, { problems, warnings });
+    const read = readOne(hankDir, where, options, { problems, warnings });
     if (read === null) continue;
     files.push(read.info);
     if (read.body.trim() !== "") bodies.push(read.body);
@@ -92,11 +103,15 @@ type Sink = { readonly problems: ValidationIssue[]; readonly warnings: Validatio
 function readOne(
   hankDir: string,
   where: Where,
-  base: string | undefined,
+  options: PromptReadOptions,
   sink: Sink,
 ): { info: PromptFileInfo; body: string } | null {
   const subject = `${where.field} ${quotePath(where.ref)}`;
-  const bytes = readBytes(hankDir, where, base, sink);
+  const held = options.base === undefined ? options.held?.(where.ref) : undefined;
+  const bytes =
+    held === undefined
+      ? readBytes(hankDir, where, options.base, sink)
+      : { file: path.resolve(hankDir, where.ref), buffer: Buffer.from(held, "utf8") };
   if (bytes === null) return null;
   const { file, buffer } = bytes;
   const note = (issue: ValidationIssue) => sink.warnings.push({ ...issue, file });

@@ -15,6 +15,11 @@ export interface HarnessContext {
   readonly clock: Clock;
   /** The execution's private state directory: session logs and agent config directories live under it. */
   readonly stateDir: string;
+  /**
+   * The state directory is removed when the run ends (a transient `loop()`): nothing a harness keeps
+   * there can be resumed later, so it need not write what only a resume would read.
+   */
+  readonly ephemeral?: boolean;
   /** Scratch space for files that live only as long as a session (prompt files of command agents). */
   readonly tempDir: string;
   /** A fresh unique id (session ids, tool-use ids, prompt file names). */

@@ -84,3 +84,4 @@ export {
   StateSnapshotSchema,
   writeSnapshot,
 } from "./state-snapshot.ts";
+export { createUnkeptEventStore, type UnkeptEventStore } from "./unkept-event-store.ts";

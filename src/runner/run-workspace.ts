@@ -9,6 +9,7 @@ import type {
 } from "../engine/index.ts";
 import { createEventSink, type LoopStopPredicate, runHank } from "../engine/index.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
+import type { HeldPrompts } from "../hank/prompt.ts";
 import type { HankFile } from "../hank/schema/index.ts";
 import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { RunState } from "../journal/index.ts";
@@ -31,6 +32,8 @@ export interface WorkspaceRun {
   readonly continueOwnSession?: readonly string[];
   /** Tool settings of codons by config id (see `ExecutionOptions.codonTools`). */
   readonly codonTools?: Readonly<Record<string, ToolSettings>>;
+  /** Prompt files held in memory (see `HeldPrompts`). */
+  readonly heldPrompts?: HeldPrompts;
   readonly clock: Clock;
   /** Run ids. */
   readonly newId: () => string;
@@ -111,6 +114,7 @@ function runEngine(run: WorkspaceRun, sentinels: SentinelHost): Promise<RunResul
       ...(run.stopRules !== undefined && { stopRules: run.stopRules }),
       ...(run.continueOwnSession !== undefined && { continueOwnSession: new Set(run.continueOwnSession) }),
       ...(run.codonTools !== undefined && { codonTools: new Map(Object.entries(run.codonTools)) }),
+      ...(run.heldPrompts !== undefined && { heldPrompts: run.heldPrompts }),
     },
     {
       clock: run.clock,

@@ -10,6 +10,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import type { HeldPrompts } from "../hank/prompt.ts";
 import type { LoopHank, LoopStep } from "./loop-hank.ts";
 
 export const HANK_FILE = "hank.json";
@@ -20,6 +21,8 @@ export interface LoopFiles {
   readonly hankPath: string;
   /** Replaces a step's input, read by the runtime when the step starts. */
   writeInput(step: LoopStep, text: string): void;
+  /** With `holdInputs`: the inputs, for the runtime to read instead of their files. */
+  readonly held?: HeldPrompts;
 }
 
 /**
@@ -27,8 +30,12 @@ export interface LoopFiles {
  * a durable directory's hank stays byte for byte what its execution was started with) and an input file
  * per step. The inputs are placeholders here: each is written just before its step starts, from the
  * journal (see `StepRelay`).
+ *
+ * With `holdInputs` (a transient loop: nothing of it outlives the process), an input is kept in memory
+ * instead of its file and handed to the runtime through `held`, which reads it exactly as it would
+ * read the file; a step then costs no file write and no file read.
  */
-export function layOutLoopFiles(hankDir: string, loop: LoopHank): LoopFiles {
+export function layOutLoopFiles(hankDir: string, loop: LoopHank, holdInputs = false): LoopFiles {
   mkdirSync(join(hankDir, "prompts"), { recursive: true });
   const hankPath = join(hankDir, HANK_FILE);
   const hankText = `${JSON.stringify(loop.hank, null, 2)}\n`;
@@ -36,6 +43,15 @@ export function layOutLoopFiles(hankDir: string, loop: LoopHank): LoopFiles {
   for (const step of loop.steps) {
     const path = join(hankDir, step.promptFile);
     if (!existsSync(path)) writeFileSync(path, "");
+  }
+  if (holdInputs) {
+    const inputs = new Map<string, string>();
+    return {
+      hankDir,
+      hankPath,
+      writeInput: (step, text) => inputs.set(step.promptFile, promptText(text)),
+      held: (ref) => inputs.get(ref),
+    };
   }
   return {
     hankDir,

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { promptText } from "./loop-files.ts";
+import { layOutLoopFiles, promptText } from "./loop-files.ts";
 import { buildLoopHank, stepIds } from "./loop-hank.ts";
 import { checkLoopOptions } from "./loop-options.ts";
 
@@ -113,5 +116,43 @@ describe("the hank a loop is written as", () => {
     assert.doesNotMatch(plain.hank.meta?.description ?? "", /tools/);
     const descriptions = new Set([plain, allowed, denied].map((loop) => loop.hank.meta?.description));
     assert.equal(descriptions.size, 3, "a durable loop is not continued with other tools");
+  });
+});
+
+describe("a loop's step inputs", () => {
+  const options = checkLoopOptions({
+    steps: [
+      { name: "Coder", model: "scripted" },
+      { name: "Reviewer", model: "scripted" },
+    ],
+    input: "Go.",
+  });
+
+  it("go to the step's file in a durable loop, and stay in memory in a transient one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hankweave-loop-files-"));
+    try {
+      const loop = buildLoopHank(options, true);
+      const [coder] = loop.steps;
+      assert.ok(coder !== undefined);
+      const durable = layOutLoopFiles(join(dir, "durable"), loop);
+      durable.writeInput(coder, "---\nA rule, not front matter.");
+      assert.equal(
+        readFileSync(join(dir, "durable", coder.promptFile), "utf8"),
+        "\n---\nA rule, not front matter.",
+      );
+      assert.equal(durable.held, undefined);
+
+      const transient = layOutLoopFiles(join(dir, "transient"), loop, true);
+      transient.writeInput(coder, "---\nA rule, not front matter.");
+      assert.equal(
+        readFileSync(join(dir, "transient", coder.promptFile), "utf8"),
+        "",
+        "the file stays a placeholder",
+      );
+      assert.equal(transient.held?.(coder.promptFile), "\n---\nA rule, not front matter.");
+      assert.equal(transient.held?.("prompts/other.md"), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

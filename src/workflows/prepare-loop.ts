@@ -31,7 +31,7 @@ export function prepareLoop(
 ): PreparedLoop {
   const loop = buildLoopHank(options, durable);
   if (durable) refuseAnotherLoop(hankDir, loop, where);
-  const files = layOutLoopFiles(hankDir, loop);
+  const files = layOutLoopFiles(hankDir, loop, !durable);
   const report = validateHank(loop.hank, {
     hankPath: files.hankPath,
     hankDir,

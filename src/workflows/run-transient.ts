@@ -6,7 +6,7 @@ import type { EventListener } from "../engine/index.ts";
 import type { DataOf } from "../events/index.ts";
 import type { CommandConfig } from "../harness/command/index.ts";
 import { createHarnessRegistry, harnessFactories } from "../harness/index.ts";
-import { MemoryEventStore } from "../journal/index.ts";
+import { createUnkeptEventStore } from "../journal/index.ts";
 import { createRunChannels, openRunSink, runWorkspace } from "../runner/index.ts";
 import { loadCommands } from "../runner/load-commands.ts";
 import { selfTestModels } from "../runner/self-test.ts";
@@ -27,8 +27,8 @@ export interface LoopRun {
 }
 
 /**
- * A loop that keeps nothing after its process: the engine over an in-memory journal, the agents working
- * in `cwd`, no checkpoints. The generated hank, the step inputs and the harnesses' session files live in
+ * A loop that keeps nothing after its process: the engine over a journal that keeps nothing (events
+ * are enveloped and numbered, and read live), the agents working in `cwd`, no checkpoints. The generated hank, the step inputs and the harnesses' session files live in
  * a temp directory removed at the end. Throws only `WorkflowArgumentError` (before anything runs).
  */
 export async function runTransient(options: CheckedLoopOptions, where: string): Promise<LoopRun> {
@@ -69,7 +69,7 @@ interface InMemoryRun {
   readonly commands: CommandConfig | undefined;
 }
 
-/** The runner's composition (sink, bus, inbox, engine) over an in-memory journal. */
+/** The runner's composition (sink, bus, inbox, engine) over a journal that keeps nothing. */
 async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
   const { options, prepared, relay } = run;
   const clock = options.clock ?? systemClock();
@@ -78,12 +78,18 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
   const reports: EventListener = (event) => {
     if (event.type === "loop.iteration.completed" && event.data.isFinal) finalReport = event.data;
   };
-  const sink = openRunSink({ store: new MemoryEventStore(), listeners: [relay.listener, reports], channels });
+  // Nothing reads the events back: the run state, the relay and a synchronous `onEvent` take them live.
+  const sink = openRunSink({
+    store: createUnkeptEventStore(),
+    listeners: [relay.listener, reports],
+    channels,
+  });
   if (options.onEvent !== undefined) channels.events.subscribe(options.onEvent, { name: "onEvent" });
   const harnesses = createHarnessRegistry(
     harnessFactories({
       clock,
       stateDir: run.stateDir,
+      ephemeral: true,
       tempDir: tmpdir(),
       newId: randomUUID,
       ...(run.commands !== undefined && { commands: run.commands }),
@@ -101,6 +107,7 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
       continueOwnSession: prepared.loop.steps.map((s) => s.configId),
     }),
     ...(prepared.loop.codonTools !== undefined && { codonTools: prepared.loop.codonTools }),
+    ...(prepared.files.held !== undefined && { heldPrompts: prepared.files.held }),
     clock,
     newId: randomUUID,
     sink,
