@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { sampleEvent } from "../../events/event-samples.ts";
+import type { DataOf } from "../../events/index.ts";
+import { initialRunState } from "../../journal/index.ts";
 import {
   createFakeClock,
   hankOf,
@@ -7,7 +10,7 @@ import {
   scriptedCodon,
   startHankForTest,
 } from "../../testing/index.ts";
-import { closingLines, progressPrinter } from "./progress-printer.ts";
+import { closingLines, progressLine, progressPrinter } from "./progress-printer.ts";
 
 function collector(): { write(text: string): void; text(): string; lines(): string[] } {
   const chunks: string[] = [];
@@ -121,5 +124,33 @@ describe("headless progress: summary", () => {
     const closing = closingLines(failed.state, places);
     assert.match(closing, /^ {2}Failed codon: f \(during running\)\n/);
     assert.match(closing, /Resume: {4}hankweave --execution \/x\/exec\n$/);
+  });
+});
+
+describe("headless progress: codon lines", () => {
+  const completed = sampleEvent("codon.completed");
+  const line = (data: Partial<DataOf<"codon.completed">>) =>
+    progressLine({ ...completed, data: { ...completed.data, ...data } }, initialRunState());
+
+  it("says a codon stopped by a cancel was stopped, and gives a failed one its reason", () => {
+    const codonEnd = (codon: "aborted" | "error") =>
+      ({ stream: codon, toolBatch: "completed", turn: codon, codon }) as const;
+    assert.equal(
+      line({
+        success: false,
+        exitStatus: { type: "killed", signal: "SIGTERM" },
+        endReasons: codonEnd("aborted"),
+      }),
+      "✗ edit#0 61.0s $0.4200 stopped",
+    );
+    assert.equal(
+      line({
+        success: false,
+        exitStatus: { type: "error", code: 1 },
+        endReasons: codonEnd("error"),
+        failureReason: { type: "api-error", retriable: false, message: "Overloaded" },
+      }),
+      "✗ edit#0 61.0s $0.4200 failed: Overloaded",
+    );
   });
 });

@@ -51,6 +51,8 @@ export function progressLine(event: JournaledEvent, state: RunState, facts?: Run
         const budget = d.budgetExceeded ? ` (budget reached: ${d.budgetExceeded.currency})` : "";
         return `✓ ${head}${budget}`;
       }
+      // A codon stopped by a cancel or a budget has no failure reason: say so, as the TUI does.
+      if (d.endReasons?.codon === "aborted" && d.failureReason === undefined) return `✗ ${head} stopped`;
       const ignored = d.failureIgnored ? " (ignored)" : "";
       return `✗ ${head} failed${ignored}: ${d.failureReason?.message ?? "unknown failure"}`;
     }
