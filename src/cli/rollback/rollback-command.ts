@@ -19,10 +19,11 @@ import type { RollbackOptions } from "./subcommand-command.ts";
 
 /**
  * `hankweave rollback <target> -e <execution>`: the composition root of a rollback. Opens the
- * execution (its meta names the hank and the data), validates the hank, takes the execution lock
- * and runs `rollbackExecution` in a rollback session (the lock, refused while a run is live; a crashed
- * run marked; the git checkpointer, the archive and the journal behind the lock's fence). With `--restart`, the lock is released and the run
- * command continues the execution, which starts the continuation run the rollback prepared.
+ * execution (its meta names the hank and the data), validates the hank, and runs `rollbackExecution`
+ * in a rollback session (the execution lock, refused while a run is live; a crashed run marked; the
+ * git checkpointer, the archive and the journal behind the lock's fence). With `--restart`, the lock
+ * is released and the run command continues the execution, which starts the continuation run the
+ * rollback prepared.
  */
 export async function runRollbackCommand(
   options: RollbackOptions,
