@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { procStatFields } from "../util/proc-stat.ts";
 
 /**
  * A forced shutdown (a second Ctrl-C) must leave no process behind: agents and rig commands run as the
@@ -41,18 +42,13 @@ function processTable(): ProcessRow[] {
   }
 }
 
-/** `/proc/<pid>/stat`: the fields after the parenthesised command name are state, ppid, pgrp. */
+/** `/proc/<pid>/stat` of every process: ppid and pgrp are its fields 4 and 5. */
 function fromProc(): ProcessRow[] {
   const rows: ProcessRow[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = procStatFields(name);
+    if (fields === undefined) continue;
     rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
   }
   return rows;

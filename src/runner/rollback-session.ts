@@ -1,14 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../checkpoint/git/index.ts";
-import type { Checkpointer } from "../checkpoint/index.ts";
-import type {
-  ArchiveRestorer,
-  Clock,
-  EventListener,
-  EventSink,
-  JournalLine,
-  RollbackDeps,
-} from "../engine/index.ts";
+import type { ArchiveRestorer, Clock, EventListener, JournalLine, RollbackDeps } from "../engine/index.ts";
 import { createEventSink, readJournalLine } from "../engine/index.ts";
 import { JournalWriter, writeSnapshot } from "../journal/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
@@ -30,9 +22,7 @@ export interface RollbackSessionInput {
 export interface RollbackSession {
   /** The journal as it was when the lock was taken. */
   readonly line: JournalLine;
-  readonly sink: EventSink;
-  readonly checkpointer: Checkpointer;
-  /** The dependencies of `rollbackExecution` (`abandonRollback` needs `sink` and `checkpointer`). */
+  /** The dependencies of `rollbackExecution` (`abandonRollback` takes its `sink` and `checkpointer`). */
   readonly deps: RollbackDeps;
 }
 
@@ -88,7 +78,7 @@ export async function withRollbackSession<T>(
           writeSnapshot(layout.stateDir, { runState: sink.state(), executionPlan: plan });
         },
       };
-      return { ok: true, value: await body({ line, sink, checkpointer, deps }) };
+      return { ok: true, value: await body({ line, deps }) };
     } finally {
       writer.close();
     }

@@ -49,7 +49,8 @@ export async function rollbackInPlace(input: RollbackInPlaceInput): Promise<Roll
       listeners: [input.listener],
       ...(input.port !== undefined && { port: input.port }),
     },
-    async ({ line, sink, deps }) => {
+    async ({ line, deps }) => {
+      const { sink } = deps;
       const result = await rollbackExecution(
         { hank: loaded.hank, target: input.target, autoRestart: input.autoRestart, line },
         deps,

@@ -7,9 +7,9 @@ import type { JournaledEvent } from "../../src/journal/index.ts";
 import { loadValidatedHank, runExecution } from "../../src/runner/index.ts";
 import { LockLostError } from "../../src/runner/lock-fence.ts";
 import { withRollbackSession } from "../../src/runner/rollback-session.ts";
-import { createFakeClock } from "../../src/testing/index.ts";
+import { createFakeClock, type FakeClock } from "../../src/testing/index.ts";
 import { executionLayout } from "../../src/workspace/execution-layout.ts";
-import { acquireLock, parseLockRecord } from "../../src/workspace/lock/index.ts";
+import { acquireLock, type LockAcquisition, parseLockRecord } from "../../src/workspace/lock/index.ts";
 import { codon, sandbox, writeHank } from "../workspace/support.ts";
 import { agentFile, holdRun, runOptions } from "./support.ts";
 
@@ -21,7 +21,29 @@ import { agentFile, holdRun, runOptions } from "./support.ts";
  */
 
 const SLEEP_MS = 60_000;
+/** Longer than the lock's stale time (two minutes). */
+const SUSPENDED_MS = 180_000;
 const bWorking = (event: JournaledEvent) => event.type === "tool.result" && event.data.codonId === "b";
+
+/** The message a process that lost its lock to the other process below ends with. */
+const LOST_TO_OTHER =
+  /lost the execution's lock while it was suspended: another process took it over \(PID 424242/;
+
+/**
+ * Another process (PID 424242) takes the lock over three minutes after `held` last looked, by its own
+ * clock: the holder's heartbeat is stale. Then the holder's clock moves on as far: it runs again.
+ */
+function takeOverWhileSuspended(lockPath: string, held: FakeClock): LockAcquisition {
+  const other = acquireLock(lockPath, {
+    pid: 424242,
+    runId: "other",
+    clock: createFakeClock({ start: held.now() + SUSPENDED_MS }),
+    isPidAlive: () => true,
+  });
+  assert.ok(other.ok, other.ok ? "" : other.message);
+  held.advance(SUSPENDED_MS);
+  return other;
+}
 
 function lineCount(path: string): number {
   return readFileSync(path, "utf8")
@@ -48,23 +70,10 @@ describe("a process that lost its lock while suspended stops writing", () => {
     const journalBefore = lineCount(layout.eventsPath);
     const stateBefore = readFileSync(layout.statePath, "utf8");
 
-    // Three minutes later by the clock of another process: the held run's heartbeat is stale.
-    const otherClock = createFakeClock({ start: held.clock.now() + 180_000 });
-    const other = acquireLock(layout.lockPath, {
-      pid: 424242,
-      runId: "other",
-      clock: otherClock,
-      isPidAlive: () => true,
-    });
-    assert.ok(other.ok, other.ok ? "" : other.message);
-
-    held.clock.advance(180_000); // the suspended process runs again
+    const other = takeOverWhileSuspended(layout.lockPath, held.clock);
     const result = await held.handle.done;
     assert.equal(result.kind, "refused", JSON.stringify(result).slice(0, 300));
-    assert.match(
-      result.kind === "refused" ? result.message : "",
-      /lost the execution's lock while it was suspended: another process took it over \(PID 424242/,
-    );
+    assert.match(result.kind === "refused" ? result.message : "", LOST_TO_OTHER);
     assert.equal(lineCount(layout.eventsPath), journalBefore, "nothing more was journaled");
     assert.equal(readFileSync(layout.statePath, "utf8"), stateBefore, "no snapshot was written");
     assert.equal(
@@ -97,15 +106,7 @@ describe("a rollback that lost its lock while suspended stops writing", () => {
     const clock = createFakeClock({ start: Date.now() });
 
     const done = withRollbackSession({ layout, clock, listeners: [] }, async ({ line, deps }) => {
-      // Suspended with the lock held: three minutes later another process takes it over.
-      const other = acquireLock(layout.lockPath, {
-        pid: 424242,
-        runId: "other",
-        clock: createFakeClock({ start: clock.now() + 180_000 }),
-        isPidAlive: () => true,
-      });
-      assert.ok(other.ok, other.ok ? "" : other.message);
-      clock.advance(180_000); // the suspended rollback runs again
+      takeOverWhileSuspended(layout.lockPath, clock); // suspended with the lock held
       const target = { kind: "codon", codonId: "a", checkpointType: "completed" } as const;
       return rollbackExecution({ hank: loaded.hank, target, autoRestart: false, line }, deps);
     });
@@ -115,10 +116,7 @@ describe("a rollback that lost its lock while suspended stops writing", () => {
       (result) => (result.ok && !result.value.ok ? result.value.message : JSON.stringify(result)),
       (error: unknown) => (error instanceof LockLostError ? error.message : String(error)),
     );
-    assert.match(
-      ended,
-      /lost the execution's lock while it was suspended: another process took it over \(PID 424242/,
-    );
+    assert.match(ended, LOST_TO_OTHER);
     assert.equal(lineCount(layout.eventsPath), journalBefore, "nothing was journaled");
     assert.equal(readFileSync(agentFile(layout, "trail.txt"), "utf8"), "a\nb\n", "no file was restored");
     const lock = parseLockRecord(readFileSync(layout.lockPath, "utf8"));

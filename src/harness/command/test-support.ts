@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { procStatFields } from "../../util/proc-stat.ts";
 import type { Harness, HarnessEvent, SessionOutcome, SessionRequest } from "../harness.ts";
 import { createHandClock as createFakeClock, type HandClock as FakeClock } from "../test-support.ts";
 import type { NamedCommand } from "./command-config.ts";
@@ -69,12 +70,8 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const fields = procStatFields(pid);
+  return fields !== undefined && fields[0] !== "Z";
 }
 
 export function readPids(dir: string): { agent: number; grandchild: number } {

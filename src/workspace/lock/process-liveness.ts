@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { procStatFields } from "../../util/proc-stat.ts";
 
 /**
  * Whether the process that wrote a lock still runs. Signal 0 answers "does this PID exist", which is
@@ -47,21 +48,6 @@ function readProcStat(pid: number): ProcStat | undefined {
   const startTicks = Number(fields?.[19]);
   if (state === undefined || !Number.isFinite(startTicks)) return undefined;
   return { state, startTicks };
-}
-
-/**
- * The fields of `/proc/<pid>/stat` from the third on (state, ppid, pgrp, ...), or undefined when it
- * cannot be read. The command name (field 2) is in parentheses and may hold spaces or parentheses, so
- * the split starts after the last one.
- */
-export function procStatFields(pid: number): string[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  return text.slice(text.lastIndexOf(")") + 2).split(" ");
 }
 
 /** Wall-clock milliseconds of a start time in ticks after boot (`btime` in /proc/stat). */

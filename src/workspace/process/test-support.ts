@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { procStatFields } from "../lock/process-liveness.ts";
+import { procStatFields } from "../../util/proc-stat.ts";
 import type { ProcessClock } from "./process-clock.ts";
 
 /** Shared by the process and rig tests: a hand-driven clock, temp dirs and a look at live processes. */
