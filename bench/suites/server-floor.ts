@@ -11,15 +11,13 @@
  * could reach here. It is a lower bound: the busy wait is timed by the wall clock, so it does not slow
  * down when the clients' process competes for the CPU, where a run does.
  */
-import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { JournaledEvent } from "../../src/journal/index.ts";
 import { createEventSerializer, eventBatchFrames } from "../../src/server/frames.ts";
 import { FLUSH_INTERVAL_MS } from "../../src/server/socket-writer.ts";
-import { childEnv } from "../lib/child-env.ts";
+import { startClientsProcess } from "../lib/clients-process.ts";
 
 export interface FloorArgs {
   /** The run's events in journal order. */
@@ -49,7 +47,12 @@ export async function transportFloor(args: FloorArgs): Promise<number> {
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   const clients =
-    args.clients > 0 ? await startRawClients(args.self, `ws://127.0.0.1:${port}`, args.clients) : undefined;
+    args.clients > 0
+      ? await startClientsProcess(args.self, "raw-clients", {
+          url: `ws://127.0.0.1:${port}`,
+          count: args.clients,
+        })
+      : undefined;
   while (peers.length < args.clients) await new Promise((resolve) => setTimeout(resolve, 5));
   const fanOut = createFanOut(peers, args.batchEvents);
   const codons = codonsOf(args.events);
@@ -118,28 +121,6 @@ function busyWait(ms: number): void {
   while (performance.now() < end) {
     // spin: stands for a codon's work on the main thread
   }
-}
-
-/**
- * Starts the clients' process; resolves once every client is connected, with a promise of its exit
- * (wrapped: a promise resolved with a promise would wait for it).
- */
-function startRawClients(self: string, url: string, count: number): Promise<{ exited: Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", self, "raw-clients", JSON.stringify({ url, count })],
-    {
-      env: childEnv(process.env),
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      if (line === "ready") resolve({ exited });
-    });
-    child.once("error", reject);
-  });
 }
 
 /** The clients' process: plain `ws` clients that parse every frame; exits once all are closed. */

@@ -13,7 +13,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createMemoryCheckpointer } from "../../src/checkpoint/index.ts";
 import type { JournaledEvent } from "../../src/journal/index.ts";
@@ -21,6 +20,7 @@ import { type ExecutionOptions, runExecution } from "../../src/runner/index.ts";
 import { connectClient, LiveExecution, setUpAccess, startServer } from "../../src/server/index.ts";
 import { writeHank } from "../cases/hank-fixture.ts";
 import { childEnv } from "../lib/child-env.ts";
+import { startClientsProcess } from "../lib/clients-process.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { percentile } from "../lib/stats.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
@@ -271,34 +271,13 @@ async function floorCase(options: ExecutionOptions, times: ReturnType<typeof tim
   return { ...run, floor: { perEvent, batched } };
 }
 
-/**
- * Starts the clients' process; resolves once all are connected, with a promise of their receipts
- * (wrapped: a promise resolved with a promise would wait for it).
- */
-function startClients(
+/** Starts the clients' process; resolves once all are connected, with a promise of their receipts. */
+async function startClients(
   url: string,
   batchEvents: boolean,
 ): Promise<{ readonly receipts: Promise<number[][][]> }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", SELF, "clients", JSON.stringify({ url, count: CLIENTS, batchEvents })],
-    {
-      env: childEnv(process.env),
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const lines = createInterface({ input: child.stdout });
-  return new Promise((resolveReady, reject) => {
-    let receipts: ((value: number[][][]) => void) | undefined;
-    const done = new Promise<number[][][]>((resolve) => {
-      receipts = resolve;
-    });
-    lines.on("line", (line) => {
-      if (line === "ready") resolveReady({ receipts: done });
-      else receipts?.(JSON.parse(line) as number[][][]);
-    });
-    child.on("error", reject);
-  });
+  const clients = await startClientsProcess(SELF, "clients", { url, count: CLIENTS, batchEvents });
+  return { receipts: clients.report.then((line) => JSON.parse(line ?? "[]") as number[][][]) };
 }
 
 function latency(receipts: number[][][], published: Map<number, number>): NonNullable<CaseResult["latency"]> {
