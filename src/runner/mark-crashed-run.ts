@@ -1,6 +1,24 @@
 import type { EventDraftOf, EventSink } from "../engine/index.ts";
 import { ActiveCodonStatus } from "../events/payloads-common.ts";
 import type { CodonRecord } from "../journal/index.ts";
+import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
+
+/**
+ * What a holder of the execution's lock does first, before it touches the journal's line or the
+ * checkpoint store (a run's start, a rollback): marks a run the journal still shows as running (see
+ * `markCrashedRun`) and removes the git lock files a killed process left in the store, saying so.
+ */
+export function recoverCrash(
+  sink: EventSink,
+  staleRunId: string | undefined,
+  checkpointGitDir: string,
+): void {
+  markCrashedRun(sink, staleRunId);
+  const staleLocks = clearStaleGitLocks(checkpointGitDir);
+  if (staleLocks.length > 0) {
+    sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
+  }
+}
 
 /**
  * Crash recovery: a run the journal still shows as running belongs to a process that died (its lock was

@@ -7,7 +7,7 @@ import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import { archiveRestorer } from "./archive-restorer.ts";
 import { createLockFence, fencedCheckpointer, fencedStore, type LockFence } from "./lock-fence.ts";
-import { markCrashedRun } from "./mark-crashed-run.ts";
+import { recoverCrash } from "./mark-crashed-run.ts";
 
 export interface RollbackSessionInput {
   readonly layout: ExecutionLayout;
@@ -32,9 +32,10 @@ export type RollbackSessionResult<T> =
 
 /**
  * A rollback's composition, for `hankweave rollback` and the server alike: takes the execution lock
- * (refused while a run holds it), reads the journal line, journals the end of a run that crashed, and
- * hands `body` the sink, git checkpointer, archive and snapshot writer of the execution; then closes
- * the journal and releases the lock.
+ * (refused while a run holds it), reads the journal line, recovers from a crash as a run's start does
+ * (`recoverCrash`: the crashed run journaled, git's stale lock files removed), and hands `body` the
+ * sink, git checkpointer, archive and snapshot writer of the execution; then closes the journal and
+ * releases the lock.
  *
  * Every write goes through the lock's fence (lock-fence.ts): a process suspended mid-rollback longer
  * than the lock's stale time, whose execution another process took over meanwhile, stops at its next
@@ -63,7 +64,7 @@ export async function withRollbackSession<T>(
         initialState: line.state,
         listeners: input.listeners,
       });
-      markCrashedRun(sink, lock.staleFrom?.runId);
+      recoverCrash(sink, lock.staleFrom?.runId, layout.checkpointGitDir);
       const checkpointer = fencedCheckpointer(
         createGitCheckpointer({ gitDir: layout.checkpointGitDir, workTree: layout.agentRoot, clock }),
         fence,

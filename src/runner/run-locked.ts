@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Checkpointer } from "../checkpoint/index.ts";
-import type { EngineHooks, EventSink } from "../engine/index.ts";
+import type { EngineHooks } from "../engine/index.ts";
 import {
   AFTERMATH_TAIL_EVENTS,
   continuationIds,
@@ -14,7 +14,6 @@ import { buildPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { cleanRestartCheckpoint, needsCleanRestart } from "./clean-restart.ts";
-import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
 import { withDataSourceWatch } from "./data-source-hooks.ts";
 import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
 import { createHarnesses } from "./harnesses.ts";
@@ -22,7 +21,7 @@ import { auditJournalInBackground } from "./journal-audit-report.ts";
 import type { LoadedHank } from "./load-hank.ts";
 import { fencedStore, type LockFence } from "./lock-fence.ts";
 import { lostJournalProblem } from "./lost-journal.ts";
-import { markCrashedRun } from "./mark-crashed-run.ts";
+import { recoverCrash } from "./mark-crashed-run.ts";
 import { resumePoint } from "./resume-point.ts";
 import type { RunChannels } from "./run-channels.ts";
 import { openRunSink, runWorkspace } from "./run-workspace.ts";
@@ -68,7 +67,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       channels: run.channels,
       ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
     });
-    recoverCrash(sink, run);
+    recoverCrash(sink, run.staleRunId, run.layout.checkpointGitDir);
     audit = auditJournalInBackground(layout.eventsPath, sink);
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
     const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);
@@ -189,15 +188,6 @@ function fencedHooks(fence: LockFence, input: WorkspaceHooksInput, atBoundary: (
       hooks.persist?.(plan);
     },
   };
-}
-
-/** Marks a run the journal still shows as running (its process died) and clears git's stale locks. */
-function recoverCrash(sink: EventSink, run: LockedRun): void {
-  markCrashedRun(sink, run.staleRunId);
-  const staleLocks = clearStaleGitLocks(run.layout.checkpointGitDir);
-  if (staleLocks.length > 0) {
-    sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
-  }
 }
 
 function engineOptions(options: ExecutionOptions) {

@@ -6,11 +6,14 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
+import { clearStaleGitLocks } from "../../src/runner/clear-stale-git-locks.ts";
 
 const [gitDir, workTree, runId] = process.argv.slice(2);
 if (gitDir === undefined || workTree === undefined || runId === undefined) {
   throw new Error("usage: commit-forever <gitDir> <workTree> <runId>");
 }
+// Each start follows a kill of the one before: it recovers as a run's start does (`recoverCrash`).
+clearStaleGitLocks(gitDir);
 const checkpointer = createGitCheckpointer({
   gitDir,
   workTree,

@@ -6,11 +6,13 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { DEFAULT_IDENTITY, gitEnvironment } from "../../src/checkpoint/git/git-environment.ts";
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
+import { clearStaleGitLocks } from "../../src/runner/clear-stale-git-locks.ts";
 
 /**
  * Crash safety of the git store: a process killed (SIGKILL) at an arbitrary moment while it checkpoints
  * and packs in the background leaves a store git accepts, with the run's branch on a complete commit
- * that is the last one acknowledged or the one in flight, and the next process continues the line.
+ * that is the last one acknowledged or the one in flight, and the next process, once it removed the
+ * lock files the kill may have left (as every run's start does), continues the line.
  */
 
 const SCRIPT = join(import.meta.dirname, "commit-forever.ts");
@@ -50,6 +52,8 @@ test("SIGKILL at arbitrary moments never leaves the store or the run's branch br
       );
       git(["cat-file", "-p", `${tip}:log.txt`]);
     }
+    // The next process recovers as a run's start does (`recoverCrash`): a kill mid-update leaves a lock.
+    clearStaleGitLocks(gitDir);
     const resumed = createGitCheckpointer({ gitDir, workTree, clock: { now: () => Date.now() } });
     await resumed.init();
     await resumed.startRun("run-1");

@@ -113,6 +113,19 @@ describe("a rollback never wedges an execution", () => {
     assert.equal(trail(layout), "a\nb\nc\n");
   });
 
+  it("rolls back past the git lock files a kill left in the checkpoint store, saying it removed them", async () => {
+    const layout = executionLayout(copyTree(finished, join(box.root, "locks-left")));
+    for (const lock of ["index.lock", "HEAD.lock"]) writeFileSync(join(layout.checkpointGitDir, lock), "");
+    const rolled = await hankweave(["rollback", "a", "-e", layout.executionDir], box.root);
+    assert.equal(rolled.code, 0, rolled.stderr);
+    assert.equal(trail(layout), "a\n");
+    const journal = readFileSync(layout.eventsPath, "utf8");
+    assert.match(
+      journal,
+      /Removed git lock files left by a crash: (index\.lock, HEAD\.lock|HEAD\.lock, index\.lock)/,
+    );
+  });
+
   /** A copy whose journal shows a rollback to a's checkpoint that started, restored trail.txt, and died. */
   async function interrupted(name: string): Promise<{ layout: ExecutionLayout; target: string }> {
     const layout = executionLayout(copyTree(finished, join(box.root, name)));
