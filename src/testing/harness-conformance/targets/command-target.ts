@@ -36,8 +36,9 @@ const ISOLATION = [
 /**
  * The command harness driving the real pi CLI (`pi --mode json -p`) against the fake OpenAI server.
  * pi's settings switch off its own retries (agent and provider client) and compaction, so each fault
- * and overflow reaches the runtime. The CLI needs 1.1 to 2.8 s (a loaded machine) to boot and print
- * its session, and the idle timeout runs from the session's start, so the stall scenario uses 4 s.
+ * and overflow reaches the runtime. The CLI needs 1.1 to 2.8 s to boot and print its session, and more
+ * than 8 s once in CI (two cores, three test files at once, Chromium among them); the idle timeout runs
+ * from the session's start, so the stall scenario uses 15 s to leave the retried attempt room to boot.
  *
  * Limitation: pi runs the tool calls of a response cut at max tokens, completing the cut arguments,
  * and an agent CLI gives the harness no way to stop a call before it runs.
@@ -46,7 +47,7 @@ export function commandConformanceSetup(piCli: string): ConformanceSetup {
   return {
     model: "command/pi",
     modelServer: true,
-    idleTimeoutSeconds: 8,
+    idleTimeoutSeconds: 15,
     stoppedExitStatus: { type: "killed", signal: "SIGTERM" },
     limitations: {
       "max-tokens":
