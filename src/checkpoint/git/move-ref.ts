@@ -1,12 +1,14 @@
 import {
   closeSync,
   fstatSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,7 +23,14 @@ import { CheckpointError } from "../checkpoint-error.ts";
  * The new id is written over the old one in place (ids have a fixed length, and a 41-byte write is not
  * torn by a kill), not renamed over it as git does: on ext4 a rename that replaces a file flushes the
  * new file's data first, which cost about 4 ms per checkpoint on a busy disk. A ref that is not a loose
- * file yet (new, or only in `packed-refs`) is created by renaming the lock into place.
+ * file yet (new, or only in `packed-refs`) is written to a temporary file beside the store's files and
+ * renamed into place while the lock is held.
+ *
+ * The lock is a marker that holds no content, so it is taken by hard-linking one empty file of the
+ * store (`LOCK_INODE`) to the lock's name: `link` fails when the name exists, exactly as git's exclusive
+ * create does, but allocates no inode, which on this project's CI disk costs 0.3-0.6 ms against 0.02 ms
+ * for the link once other files are being created. Where hard links are not supported the lock is
+ * created as git creates it.
  *
  * `from` undefined creates the ref: it must not exist yet (loose or packed). A ref that moved under us
  * rejects with `ref-moved`; a lock held by someone else (or left by a crash) with `ref-locked`.
@@ -29,8 +38,7 @@ import { CheckpointError } from "../checkpoint-error.ts";
 export function moveRef(gitDir: string, ref: string, to: string, from: string | undefined): void {
   const path = join(gitDir, ref);
   const lock = `${path}.lock`;
-  const lockFd = takeLock(ref, lock);
-  let lockRenamed = false;
+  takeMarkerLock(gitDir, ref, lock);
   try {
     const current = readRef(gitDir, ref);
     if (current !== from) {
@@ -41,14 +49,54 @@ export function moveRef(gitDir: string, ref: string, to: string, from: string | 
       );
     }
     const line = `${to}\n`;
-    if (!writeInPlace(path, line)) {
-      writeSync(lockFd, line);
-      renameSync(lock, path);
-      lockRenamed = true;
-    }
+    if (!writeInPlace(path, line)) replaceWhole(gitDir, path, line);
   } finally {
-    closeSync(lockFd);
-    if (!lockRenamed) unlinkQuietly(lock);
+    unlinkQuietly(lock);
+  }
+}
+
+/** The empty file of the store whose hard links are ref locks (see `moveRef`); git ignores it. */
+export const LOCK_INODE = "hankweave-lock-inode";
+
+/** Takes `lock` for `ref` without writing to it: a hard link to `LOCK_INODE`, or a created file. */
+function takeMarkerLock(gitDir: string, ref: string, lock: string): void {
+  const inode = join(gitDir, LOCK_INODE);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      linkSync(inode, lock);
+      return;
+    } catch (error) {
+      const code = codeOf(error);
+      if (code === "EEXIST") throw lockError(ref, lock, error);
+      if (code !== "ENOENT" || !prepareLink(inode, lock)) break;
+    }
+  }
+  closeSync(takeLock(ref, lock));
+}
+
+/**
+ * After a link found something missing: creates the lock's directory (a new branch's) and the inode
+ * file (a new store's). False when the inode cannot be a file here (the caller creates the lock).
+ */
+function prepareLink(inode: string, lock: string): boolean {
+  mkdirSync(dirname(lock), { recursive: true });
+  try {
+    closeSync(openSync(inode, "a"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `line` to a temporary file of the store and renames it over (or into) `path`. */
+function replaceWhole(gitDir: string, path: string, line: string): void {
+  const temp = join(gitDir, `hankweave-ref-${process.pid}.tmp`);
+  writeFileSync(temp, line);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    unlinkQuietly(temp);
+    throw error;
   }
 }
 
