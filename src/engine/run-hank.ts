@@ -1,4 +1,3 @@
-import { setImmediate } from "node:timers/promises";
 import { finishedCodonIds } from "../journal/index.ts";
 import type { AfterCodonDecision, ExecutionPlan, LoopStop, PlannedCodon } from "../plan/index.ts";
 import {
@@ -16,6 +15,7 @@ import { LoopLedger } from "./budget/loop-ledger.ts";
 import { askCallerRules } from "./caller-stop.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
+import { EventLoopTurns } from "./event-loop-turns.ts";
 import { executeCodon } from "./execute-codon.ts";
 import { loopReportEvents } from "./loop-report.ts";
 import { type BudgetOutcome, budgetOutcome, emitBudgetSummary } from "./run-budget-summary.ts";
@@ -48,6 +48,7 @@ class RunDriver {
   readonly inbox: RunInbox | undefined;
   private cursor = 0;
   private lastRun: PlannedCodon | undefined;
+  private readonly turns = new EventLoopTurns();
 
   constructor(
     private readonly input: EngineInput,
@@ -78,9 +79,7 @@ class RunDriver {
   /** One codon boundary after another until the plan is done or something ends the run. */
   private async loop(): Promise<Ending> {
     while (true) {
-      // A codon can run start to end in microtasks (the scripted agent, a journal without async I/O);
-      // yielding to the event loop at each boundary lets timers, signals and I/O callbacks in between.
-      await setImmediate();
+      await this.turns.atBoundary();
       if (this.deps.signal.aborted) return { status: "aborted", message: "Run cancelled" };
       const directive = await this.readInbox();
       if (this.deps.signal.aborted) return { status: "aborted", message: "Run cancelled" };
