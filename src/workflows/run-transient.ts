@@ -28,8 +28,10 @@ export interface LoopRun {
 
 /**
  * A loop that keeps nothing after its process: the engine over a journal that keeps nothing (events
- * are enveloped and numbered, and read live), the agents working in `cwd`, no checkpoints. The generated hank, the step inputs and the harnesses' session files live in
- * a temp directory removed at the end. Throws only `WorkflowArgumentError` (before anything runs).
+ * are enveloped and numbered, and read live), the agents working in `cwd`, no checkpoints. The step
+ * inputs are held in memory; the generated hank, the inputs' placeholder files and the harnesses'
+ * state live in a temp directory removed at the end. Throws only `WorkflowArgumentError` (before
+ * anything runs).
  */
 export async function runTransient(options: CheckedLoopOptions, where: string): Promise<LoopRun> {
   const dir = mkdtempSync(join(tmpdir(), "hankweave-loop-"));
