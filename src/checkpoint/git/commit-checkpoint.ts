@@ -9,6 +9,7 @@ import { treeOfLooseCommit, writeObject } from "./loose-objects.ts";
 import { moveRef } from "./move-ref.ts";
 import type { RunGit } from "./run-git.ts";
 import { scanSelection } from "./select-paths.ts";
+import type { SpareFiles } from "./spare-files.ts";
 import { stageChanges } from "./stage-changes.ts";
 import type { ActiveRun } from "./start-run.ts";
 import { TreeModel } from "./tree-model.ts";
@@ -22,6 +23,8 @@ export interface CommitContext {
   readonly maxChangedPaths: number;
   /** An index file that does not exist: git reads it as empty (see `listUnignored`). */
   readonly emptyIndexFile: string;
+  /** Files made ahead of time for the objects written (see `SpareFiles`). */
+  readonly spares?: SpareFiles | undefined;
 }
 
 export interface Committed {
@@ -60,13 +63,14 @@ export async function commitCheckpoint(
     objectsWritten += await stageChanges(model, {
       workTree: context.workTree,
       gitDir: context.gitDir,
+      spares: context.spares,
       globs,
       paths: route.paths,
       listUnignored: (paths) => listUnignored(context, paths),
       hashLarge: (paths) => hashLarge(context, paths),
     });
     tree = model.write((body) => {
-      const written = writeObject(context.gitDir, "tree", body);
+      const written = writeObject(context.gitDir, "tree", body, { spares: context.spares });
       if (written.written) objectsWritten++;
       return written.id;
     });
@@ -81,7 +85,9 @@ export async function commitCheckpoint(
     timestamp: new Date(context.now).toISOString(),
   };
   const message = formatCheckpointMessage(meta, input.message);
-  const commit = writeObject(context.gitDir, "commit", commitBody(tree, run.tip, context, message));
+  const commit = writeObject(context.gitDir, "commit", commitBody(tree, run.tip, context, message), {
+    spares: context.spares,
+  });
   if (commit.written) objectsWritten++;
   moveRef(context.gitDir, run.ref, commit.id, run.tip);
   run.tip = commit.id;

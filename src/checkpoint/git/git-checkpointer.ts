@@ -11,6 +11,7 @@ import { hasRunLines, readRef } from "./move-ref.ts";
 import { readCheckpoints } from "./read-checkpoints.ts";
 import { restoreWorkTree } from "./restore-work-tree.ts";
 import { createGitRunner } from "./run-git.ts";
+import { SpareFiles } from "./spare-files.ts";
 import { type ActiveRun, runStartOf, startRun } from "./start-run.ts";
 import { StoreFilesGuard } from "./store-files-guard.ts";
 
@@ -70,7 +71,10 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
     ...(options.trace ? { trace: options.trace } : {}),
   });
   const serial = serialQueue();
-  const consolidation = new StoreConsolidation(git, options.gitDir, options.consolidateEvery);
+  const spares = new SpareFiles(options.gitDir);
+  const consolidation = new StoreConsolidation(git, options.gitDir, options.consolidateEvery, () =>
+    spares.objectDirsRemoved(),
+  );
   let initialized = false;
   let active: ActiveRun | undefined;
   /** The tree a restore without an active run put back: the tracked set until a run starts. */
@@ -88,6 +92,7 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
     now: options.clock.now(),
     maxChangedPaths: options.maxChangedPaths ?? DEFAULT_MAX_CHANGED_PATHS,
     emptyIndexFile: join(options.gitDir, EMPTY_INDEX_FILE),
+    spares,
   });
   /** The files the tracked set holds now: the active run's base, else what HEAD's line last sealed. */
   const trackedFiles = async (): Promise<string[]> => {
@@ -112,6 +117,8 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
         ready();
         active = await startRun(git, options.gitDir, runId, fromSha);
         restoredTree = undefined;
+        // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`).
+        spares.start();
         return runStartOf(active);
       }),
     commit: (input) =>
@@ -156,7 +163,11 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
       ready();
       return treeFiles(git, await requireCommit(git, sha));
     },
-    close: () => serial(() => consolidation.settle()),
+    close: () =>
+      serial(async () => {
+        spares.stop();
+        await consolidation.settle();
+      }),
   };
 }
 

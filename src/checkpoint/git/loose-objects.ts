@@ -6,11 +6,13 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
+import type { SpareFile, SpareFiles } from "./spare-files.ts";
 
 /**
  * Git's object format, written from this process: an object is `<type> <size>\0<body>`, named by the
@@ -34,27 +36,43 @@ export function loosePath(gitDir: string, id: string): string {
   return join(gitDir, "objects", id.slice(0, 2), id.slice(2));
 }
 
+/** How `writeObject` may write: the id the caller already computed, spare files made ahead of time. */
+export interface WriteObjectOptions {
+  /** The id the caller already computed with `objectId` for this very body. */
+  readonly knownId?: string;
+  /** Where the object's file may come from instead of being created now (see `SpareFiles`). */
+  readonly spares?: SpareFiles | undefined;
+}
+
 /**
  * Writes an object and returns its id and whether a file was written (false when the object was
- * already there as a loose object). Crash-safe: the compressed bytes go to a temporary file in the
- * object's directory, named as git names its own (`tmp_obj_*`, which `git gc` cleans up), and are
- * renamed into place whole, so a reader never sees a partial object. Objects already packed may be
- * written again as loose ones: git reads either, and the next consolidation packs them once.
- * `knownId` is the id the caller already computed with `objectId` for this very body.
+ * already there as a loose object). Crash-safe: the compressed bytes go to a temporary file (a spare
+ * made ahead of time, else one created in the object's directory, named as git names its own:
+ * `tmp_obj_*`, which `git gc` cleans up) and are renamed into place whole, so a reader never sees a
+ * partial object. Objects already packed may be written again as loose ones: git reads either, and the
+ * next consolidation packs them once.
  */
 export function writeObject(
   gitDir: string,
   type: ObjectType,
   body: Buffer,
-  knownId?: string,
+  options: WriteObjectOptions = {},
 ): { id: string; written: boolean } {
   const header = objectHeader(type, body);
-  const id = knownId ?? createHash("sha1").update(header).update(body).digest("hex");
+  const id = options.knownId ?? createHash("sha1").update(header).update(body).digest("hex");
   const path = loosePath(gitDir, id);
   if (existsSync(path)) return { id, written: false };
   const dir = join(gitDir, "objects", id.slice(0, 2));
-  const temp = join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
   const compressed = deflateSync(Buffer.concat([header, body]), deflateOptions(header.length + body.length));
+  const spare = options.spares?.take();
+  if (spare === undefined || !placeInSpare(spare, compressed, dir, path)) {
+    writeCreatingFile(dir, path, compressed);
+  }
+  return { id, written: true };
+}
+
+function writeCreatingFile(dir: string, path: string, compressed: Buffer): void {
+  const temp = join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
   const fd = openInFreshDirectory(dir, temp);
   try {
     writeAll(fd, compressed);
@@ -67,7 +85,33 @@ export function writeObject(
     unlinkSync(temp);
     throw error;
   }
-  return { id, written: true };
+}
+
+/**
+ * Writes the object into a spare and renames it into place, creating the object's directory when it is
+ * missing (see `openInFreshDirectory` for why it may vanish meanwhile). False, with the spare removed,
+ * when the spare itself is gone (another process cleared the spares): the caller creates the file.
+ */
+function placeInSpare(spare: SpareFile, compressed: Buffer, dir: string, path: string): boolean {
+  try {
+    writeAll(spare.fd, compressed);
+  } finally {
+    closeSync(spare.fd);
+  }
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      if (attempt > 1) mkdirSync(dir, { recursive: true });
+      renameSync(spare.path, path);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        rmSync(spare.path, { force: true });
+        throw error;
+      }
+    }
+  }
+  rmSync(spare.path, { force: true });
+  return false;
 }
 
 /** Objects up to this size are compressed with small hash tables. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { GlobSet } from "../../util/glob-set.ts";
 import { isMandatoryExcluded, parentDirectories } from "../work-tree-paths.ts";
 import { objectId, writeObject } from "./loose-objects.ts";
+import type { SpareFiles } from "./spare-files.ts";
 import type { FileEntry, FileMode, TreeModel } from "./tree-model.ts";
 
 /** Files above this size are hashed by git, which streams them, rather than read whole into memory. */
@@ -12,6 +13,8 @@ export const LARGE_FILE_BYTES = 32 * 1024 * 1024;
 export interface StageInput {
   readonly workTree: string;
   readonly gitDir: string;
+  /** Files made ahead of time for the blobs written (see `SpareFiles`). */
+  readonly spares?: SpareFiles | undefined;
   readonly globs: GlobSet;
   /** Changed paths inside the work tree, normalized, each matched by a glob or a directory one may reach. */
   readonly paths: readonly string[];
@@ -76,7 +79,11 @@ export async function stageChanges(model: TreeModel, input: StageInput): Promise
   for (const { path, entry, body } of updates) {
     const old = model.file(path);
     if (old !== undefined && old.mode === entry.mode && old.id === entry.id) continue;
-    if (body !== undefined && writeObject(input.gitDir, "blob", body, entry.id).written) written++;
+    if (
+      body !== undefined &&
+      writeObject(input.gitDir, "blob", body, { knownId: entry.id, spares: input.spares }).written
+    )
+      written++;
     model.setFile(path, entry);
   }
   return written;
