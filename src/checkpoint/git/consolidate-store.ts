@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { packLooseObjects } from "./pack-loose-objects.ts";
 import type { RunGit } from "./run-git.ts";
 
 /**
@@ -58,11 +59,27 @@ export class StoreConsolidation {
     return this.#lastError;
   }
 
-  /** Waits for a running consolidation, then consolidates once more when enough is still loose. */
+  /**
+   * Waits for a running consolidation, then consolidates once more when enough is still loose: from
+   * this process when the loose objects are few and small (`packLooseObjects`), else with git.
+   */
   async settle(): Promise<void> {
     await this.#running;
-    if (this.#loose >= CONSOLIDATE_AT_CLOSE_OBJECTS || looseSample(this.gitDir) >= 2) this.#start();
+    if (this.#loose < CONSOLIDATE_AT_CLOSE_OBJECTS && looseSample(this.gitDir) < 2) return;
+    if (this.#packHere() === undefined) this.#start();
     await this.#running;
+  }
+
+  #packHere(): number | undefined {
+    try {
+      const packed = packLooseObjects(this.gitDir);
+      if (packed !== undefined) this.#loose = 0;
+      return packed;
+    } catch (error) {
+      // The objects are still loose and the store correct: git gets its turn.
+      this.#lastError = error instanceof Error ? error.message : String(error);
+      return undefined;
+    }
   }
 
   #start(): void {
