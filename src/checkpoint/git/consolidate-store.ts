@@ -38,14 +38,10 @@ export class StoreConsolidation {
   #running: Promise<void> | undefined;
   #lastError: string | undefined;
 
-  /**
-   * `afterEach` runs when a consolidation ends, failed or not: it may have removed object directories.
-   */
   constructor(
     private readonly git: RunGit,
     private readonly gitDir: string,
     private readonly every = CONSOLIDATE_EVERY_OBJECTS,
-    private readonly afterEach: () => void = () => undefined,
   ) {}
 
   /** Counts objects written loose; starts a background consolidation once enough accumulated. */
@@ -93,7 +89,6 @@ export class StoreConsolidation {
       })
       .finally(() => {
         this.#running = undefined;
-        this.afterEach();
       });
   }
 }

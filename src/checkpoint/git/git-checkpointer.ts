@@ -72,9 +72,7 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
   });
   const serial = serialQueue();
   const spares = new SpareFiles(options.gitDir);
-  const consolidation = new StoreConsolidation(git, options.gitDir, options.consolidateEvery, () =>
-    spares.objectDirsRemoved(),
-  );
+  const consolidation = new StoreConsolidation(git, options.gitDir, options.consolidateEvery);
   let initialized = false;
   let active: ActiveRun | undefined;
   /** The tree a restore without an active run put back: the tracked set until a run starts. */

@@ -64,8 +64,13 @@ export function writeObject(
   if (existsSync(path)) return { id, written: false };
   const dir = join(gitDir, "objects", id.slice(0, 2));
   const compressed = deflateSync(Buffer.concat([header, body]), deflateOptions(header.length + body.length));
-  const spare = options.spares?.take();
-  if (spare === undefined || !placeInSpare(spare, compressed, dir, path)) {
+  const spares = options.spares;
+  const spare = spares?.take();
+  if (
+    spares === undefined ||
+    spare === undefined ||
+    !placeInSpare(spares, spare, { compressed, dir, path })
+  ) {
     writeCreatingFile(dir, path, compressed);
   }
   return { id, written: true };
@@ -88,11 +93,16 @@ function writeCreatingFile(dir: string, path: string, compressed: Buffer): void 
 }
 
 /**
- * Writes the object into a spare and renames it into place, creating the object's directory when it is
- * missing (see `openInFreshDirectory` for why it may vanish meanwhile). False, with the spare removed,
- * when the spare itself is gone (another process cleared the spares): the caller creates the file.
+ * Writes the object into a spare and renames it into place, providing the object's directory when it
+ * is missing (see `openInFreshDirectory` for why it may vanish meanwhile). False, with the spare
+ * removed, when the spare itself is gone (another process cleared the spares): the caller creates the
+ * file.
  */
-function placeInSpare(spare: SpareFile, compressed: Buffer, dir: string, path: string): boolean {
+function placeInSpare(
+  spares: SpareFiles,
+  spare: SpareFile,
+  { compressed, dir, path }: { compressed: Buffer; dir: string; path: string },
+): boolean {
   try {
     writeAll(spare.fd, compressed);
   } finally {
@@ -100,7 +110,7 @@ function placeInSpare(spare: SpareFile, compressed: Buffer, dir: string, path: s
   }
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
-      if (attempt > 1) mkdirSync(dir, { recursive: true });
+      if (attempt > 1) spares.provideDirectory(dir);
       renameSync(spare.path, path);
       return true;
     } catch (error) {

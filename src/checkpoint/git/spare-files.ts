@@ -1,12 +1,14 @@
-import { closeSync, mkdir, mkdirSync, open, readdirSync, rmSync } from "node:fs";
+import { closeSync, mkdir, mkdirSync, open, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-/** The store's directory of spare files (beside `objects/`, so renames out of it stay on one disk). */
+/** The store's directory of spares (beside `objects/`, so renames out of it stay on one disk). */
 export const SPARE_FILES_DIR = "hankweave-spare-files";
 
-/** Spares kept ready, and the count below which spares go before object directories. */
-const SPARES_KEPT = 16;
-const SPARES_LOW = 6;
+/** Spare files kept ready, and the count below which files go before directories. */
+const FILES_KEPT = 16;
+const FILES_LOW = 6;
+/** Spare directories kept ready. */
+const DIRECTORIES_KEPT = 8;
 /** Creations running at once in libuv's thread pool (four threads by default, shared by all file calls). */
 const IN_FLIGHT = 4;
 
@@ -17,129 +19,123 @@ export interface SpareFile {
 }
 
 /**
- * Files and object directories created ahead of time, off the checkpoint's path. Creating a file (a
- * new inode) is the dearest step of writing a loose object on a journaling file system: 0.23-0.29 ms on
+ * Files and directories created ahead of time, off the checkpoint's path. Creating a file (a new
+ * inode) is the dearest step of writing a loose object on a journaling file system: 0.23-0.29 ms on
  * this project's CI disk, against 0.02 ms to write and rename a file that already exists; an object's
- * directory (`objects/<2 hex>`) costs as much again when it is missing, which it is for most objects of
- * a new store and again after each consolidation (git's `prune-packed` removes what it empties).
+ * directory (`objects/<2 hex>`) costs 0.05-0.4 ms more when it is missing, which it is for most objects
+ * of a new store and again after each consolidation (git's `prune-packed` removes what it empties),
+ * against 0.02 ms to rename an empty directory into place.
  *
- * Spares are created by libuv's thread pool while codons run, open for writing with git's mode for
- * objects (read-only), and taken synchronously by `writeObject`, which creates the file itself when
- * none is ready. Creation callbacks run only when the event loop turns, which a run of fast codons does
- * every few milliseconds (`EventLoopTurns`), hence several creations in flight and a stock of spares.
- * Missing object directories are made the same way, one for each spare taken, so a short run does not
- * fill the store with empty directories.
+ * Spares are created by libuv's thread pool while codons run and taken synchronously: a file, open for
+ * writing with git's mode for objects (read-only), by `writeObject`, which creates the file itself when
+ * none is ready; a directory by `provideDirectory`. Creation callbacks run only when the event loop
+ * turns, which a run of fast codons does every few milliseconds (`EventLoopTurns`), hence several
+ * creations in flight and a stock of each.
  *
  * Only a run's writer, which holds the execution's lock, uses spares. A spare is renamed away whole once
- * written; one a kill left behind is unreferenced, and `start` removes it before making new ones.
+ * used; one a kill left behind is unreferenced, and `start` removes it before making new ones.
  */
 export class SpareFiles {
   readonly #dir: string;
-  readonly #objectsDir: string;
-  readonly #ready: SpareFile[] = [];
-  /** Object directories (`00`..`ff`) missing when last looked at, and how many may be made now. */
-  #missingDirs: string[] = [];
-  #dirsAllowed = 0;
+  readonly #files: SpareFile[] = [];
+  readonly #directories: string[] = [];
   #inFlight = 0;
-  #sparesInFlight = 0;
+  #filesInFlight = 0;
+  #directoriesInFlight = 0;
   #started = false;
   #serial = 0;
 
   constructor(gitDir: string) {
     this.#dir = join(gitDir, SPARE_FILES_DIR);
-    this.#objectsDir = join(gitDir, "objects");
   }
 
   /** Removes what an earlier process left, then keeps spares ready until `stop`. Idempotent. */
   start(): void {
     if (this.#started) return;
-    this.#removeLeftovers();
+    rmSync(this.#dir, { recursive: true, force: true });
     mkdirSync(this.#dir, { recursive: true });
     this.#started = true;
-    this.objectDirsRemoved();
-  }
-
-  /** Looks again at which object directories are missing (after a consolidation removed some). */
-  objectDirsRemoved(): void {
-    if (!this.#started) return;
-    let present: Set<string>;
-    try {
-      present = new Set(readdirSync(this.#objectsDir));
-    } catch {
-      present = new Set();
-    }
-    this.#missingDirs = OBJECT_DIRS.filter((name) => !present.has(name));
     this.#refill();
   }
 
-  /** A ready spare, or undefined (the caller creates its file itself); starts making the next ones. */
+  /** A ready spare file, or undefined (the caller creates its file itself); starts making more. */
   take(): SpareFile | undefined {
-    const spare = this.#ready.pop();
-    this.#dirsAllowed = Math.min(this.#dirsAllowed + 1, this.#missingDirs.length);
+    const spare = this.#files.pop();
     this.#refill();
     return spare;
+  }
+
+  /**
+   * Makes the missing directory `dir` exist: a spare renamed there, else a new one. A directory made
+   * meanwhile by someone else (git) wins: the spare is dropped.
+   */
+  provideDirectory(dir: string): void {
+    const spare = this.#directories.pop();
+    this.#refill();
+    if (spare !== undefined) {
+      try {
+        renameSync(spare, dir);
+        return;
+      } catch {
+        rmSync(spare, { recursive: true, force: true });
+      }
+    }
+    mkdirSync(dir, { recursive: true });
   }
 
   /** Closes and removes the ready spares; one still being created is removed when it arrives. */
   stop(): void {
     this.#started = false;
-    this.#missingDirs = [];
-    this.#dirsAllowed = 0;
-    for (const spare of this.#ready.splice(0)) discard(spare);
+    for (const spare of this.#files.splice(0)) discard(spare);
+    for (const spare of this.#directories.splice(0)) rmSync(spare, { recursive: true, force: true });
   }
 
-  /** Spares while few are ready or coming, then the allowed object directories, then spares again. */
+  /** Files while few are ready or coming, then directories, then files up to their stock. */
   #refill(): void {
     while (this.#started && this.#inFlight < IN_FLIGHT) {
-      const coming = this.#ready.length + this.#sparesInFlight;
-      if (coming < SPARES_LOW) this.#makeSpare();
-      else if (this.#dirsAllowed > 0) this.#makeObjectDir();
-      else if (coming < SPARES_KEPT) this.#makeSpare();
+      const files = this.#files.length + this.#filesInFlight;
+      const directories = this.#directories.length + this.#directoriesInFlight;
+      if (files < FILES_LOW) this.#makeFile();
+      else if (directories < DIRECTORIES_KEPT) this.#makeDirectory();
+      else if (files < FILES_KEPT) this.#makeFile();
       else return;
     }
   }
 
-  #makeSpare(): void {
+  #makeFile(): void {
     this.#inFlight++;
-    this.#sparesInFlight++;
-    const path = join(this.#dir, `${process.pid}-${++this.#serial}`);
+    this.#filesInFlight++;
+    const path = this.#nextPath("f");
     open(path, "wx", 0o444, (error, fd) => {
       this.#inFlight--;
-      this.#sparesInFlight--;
+      this.#filesInFlight--;
       // A spare that cannot be made (a full disk, a removed directory) is no checkpoint's error: objects
       // are then written the usual way, which reports the cause where it matters.
       if (error !== null) return;
       if (!this.#started) return discard({ fd, path });
-      this.#ready.push({ fd, path });
+      this.#files.push({ fd, path });
       this.#refill();
     });
   }
 
-  #makeObjectDir(): void {
-    const name = this.#missingDirs.pop();
-    this.#dirsAllowed--;
-    if (name === undefined) return;
+  #makeDirectory(): void {
     this.#inFlight++;
-    // Present already (git made it meanwhile) is as good as made; other failures leave it to the writer.
-    mkdir(join(this.#objectsDir, name), () => {
+    this.#directoriesInFlight++;
+    const path = this.#nextPath("d");
+    mkdir(path, (error) => {
       this.#inFlight--;
+      this.#directoriesInFlight--;
+      if (error !== null) return;
+      if (!this.#started) return rmSync(path, { recursive: true, force: true });
+      this.#directories.push(path);
       this.#refill();
     });
   }
 
-  #removeLeftovers(): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir);
-    } catch {
-      return;
-    }
-    for (const name of names) rmSync(join(this.#dir, name), { force: true, recursive: true });
+  #nextPath(kind: "f" | "d"): string {
+    return join(this.#dir, `${kind}-${process.pid}-${++this.#serial}`);
   }
 }
-
-/** Git's loose-object directories: the first two hex digits of an object id. */
-const OBJECT_DIRS = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, "0"));
 
 function discard(spare: SpareFile): void {
   closeSync(spare.fd);
