@@ -13,6 +13,7 @@ import {
 import { join } from "node:path";
 import { deflateSync, inflateSync, type ZlibOptions } from "node:zlib";
 import type { SpareFile, SpareFiles } from "./spare-files.ts";
+import { storedZlib } from "./stored-zlib.ts";
 
 /**
  * Git's object format, written from this process: an object is `<type> <size>\0<body>`, named by the
@@ -63,7 +64,7 @@ export function writeObject(
   const path = loosePath(gitDir, id);
   if (existsSync(path)) return { id, written: false };
   const dir = join(gitDir, "objects", id.slice(0, 2));
-  const compressed = deflateSync(Buffer.concat([header, body]), deflateOptions(header.length + body.length));
+  const compressed = looseStream(Buffer.concat([header, body]));
   const spares = options.spares;
   const spare = spares?.take();
   if (
@@ -143,6 +144,18 @@ export function deflateOptions(size: number, level = 1): ZlibOptions {
 
 /** zlib's MIN_LOOKAHEAD: how far past the window's end the compressor reads. */
 const ZLIB_LOOKAHEAD = 262;
+
+/** Loose objects up to this size are stored uncompressed: framed, they still fit one 4 KB block. */
+const STORED_OBJECT_BYTES = 4000;
+
+/**
+ * A loose object's zlib stream: a small one stored as it is (see `storedZlib`; it lives until the store
+ * is packed, and takes one file-system block either way), a larger one compressed at level 1, git's
+ * own default for loose objects.
+ */
+function looseStream(raw: Buffer): Buffer {
+  return raw.length <= STORED_OBJECT_BYTES ? storedZlib(raw) : deflateSync(raw, deflateOptions(raw.length));
+}
 
 /**
  * Opens a new file in `dir`, creating the directory when it is missing. A background `git repack -d`

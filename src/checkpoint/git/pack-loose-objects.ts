@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import type { ObjectType } from "./loose-objects.ts";
+import { readStoredZlib } from "./stored-zlib.ts";
 import { type PackEntry, writePack } from "./write-pack.ts";
 
 /**
@@ -87,7 +88,7 @@ function listLoose(objectsDir: string): { id: string; path: string }[] | undefin
 function parseLoose(id: string, stored: Buffer): PackEntry | undefined {
   let raw: Buffer;
   try {
-    raw = inflateSync(stored);
+    raw = readStoredZlib(stored) ?? inflateSync(stored);
   } catch {
     return undefined;
   }
