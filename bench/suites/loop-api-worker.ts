@@ -29,6 +29,12 @@ export interface CaseResult {
   /** The same two, in CPU time of this process and the children it waited for (git): load-proof. */
   readonly floorCpuMs: number;
   readonly perStepCpuMs: number;
+  /**
+   * `perStepMs` measured again after loops of 4 x `steps` more steps in the same process: V8 optimizes
+   * the step's code over thousands of steps (a 1,000-step loop took 420-480 ms in a fresh process, then
+   * 110-200 ms from its fifth run on), so this is the cost a long-running process pays per step.
+   */
+  readonly warmPerStepMs: number;
   /** The fixed cost of one `loop()` call: the 2-step loop minus two marginal steps. */
   readonly setupMs: number;
   readonly steps: number;
@@ -113,7 +119,11 @@ export async function runCase(args: CaseArgs): Promise<CaseResult> {
   const big = await timeLoop(args.steps, args.durable);
   const perStepMs = (big.ms - small.ms) / (args.steps - 2);
   const floor = await agentFloor(args.steps);
+  for (let i = 0; i < 4; i++) await timeLoop(args.steps, args.durable);
+  const warmSmall = await timeLoop(2, args.durable);
+  const warmBig = await timeLoop(args.steps, args.durable);
   return {
+    warmPerStepMs: (warmBig.ms - warmSmall.ms) / (args.steps - 2),
     floorMs: floor.ms,
     perStepMs,
     floorCpuMs: floor.cpuMs,

@@ -103,6 +103,14 @@ function loopFigures(kind: string, results: readonly CaseResult[], target: numbe
       results.map((r) => r.perStepMs - r.floorMs),
     ),
     figure(
+      spec("per-step-warm", "ms/step", `per-step again, after ${4 * steps} more steps in the same process`),
+      results.map((r) => r.warmPerStepMs),
+    ),
+    figure(
+      spec("overhead-warm", "ms/step", "per-step-warm minus agent-floor"),
+      results.map((r) => r.warmPerStepMs - r.floorMs),
+    ),
+    figure(
       spec("setup", "ms", "fixed cost of one loop() call"),
       results.map((r) => r.setupMs),
     ),
