@@ -22,7 +22,11 @@ export interface Chain {
 }
 
 const started = (id: string) => (e: JournaledEvent) => e.type === "codon.started" && e.data.codonId === id;
-/** The first tool result: the codon has appended its begin line and sleeps. */
+/**
+ * The first tool result: the codon has appended its begin line and sleeps (300 ms for `x`: with 100 ms
+ * a kill sent by a driver the loaded machine did not schedule in time once landed after the codon
+ * ended, and the points after it in its chain never came).
+ */
 const working = (id: string) => (e: JournaledEvent) => e.type === "tool.result" && e.data.codonId === id;
 const completed = (id: string) => (e: JournaledEvent) =>
   e.type === "codon.completed" && e.data.codonId === id && e.data.success;
