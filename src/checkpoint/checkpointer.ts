@@ -128,6 +128,12 @@ export interface Checkpointer {
    * work that failed leaves a correct store, only a larger one.
    */
   close?(): Promise<void>;
+  /**
+   * Frees what this process holds to write the store (the git store's spare files) without writing to
+   * it: what a process that lost the execution's lock does instead of `close`. `close` frees it too.
+   * Optional; idempotent.
+   */
+  release?(): void;
 }
 
 /** The branch name of a run's line of checkpoints. */

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { tmpdir } from "node:os";
 import { describe, it } from "node:test";
+import type { Checkpointer } from "../checkpoint/checkpointer.ts";
+import { createMemoryCheckpointer } from "../checkpoint/memory/memory-checkpointer.ts";
 import type { LockCheck, RuntimeLock } from "../workspace/lock/index.ts";
-import { CHECK_INTERVAL_MS, createLockFence, LockLostError } from "./lock-fence.ts";
+import { CHECK_INTERVAL_MS, createLockFence, fencedCheckpointer, LockLostError } from "./lock-fence.ts";
 
 /** A lock whose disk state the test decides, counting the reads. */
 function stubLock(): { lock: RuntimeLock; reads: () => number; takeOver: () => void } {
@@ -58,5 +61,33 @@ describe("the lock fence", () => {
     fence.markLost(null);
     assert.throws(() => fence.check(), /its lock file is gone/);
     assert.equal(fence.lost, true);
+  });
+});
+
+describe("the fenced checkpointer", () => {
+  it("closes the store while the lock is held, and only releases it once the lock is lost", async () => {
+    const calls: string[] = [];
+    const inner: Checkpointer = {
+      ...createMemoryCheckpointer({ workTree: tmpdir(), clock: { now: () => 0 } }),
+      close: async () => {
+        calls.push("close");
+      },
+      release: () => {
+        calls.push("release");
+      },
+    };
+    let now = 1_000_000;
+    const held = stubLock();
+    await fencedCheckpointer(
+      inner,
+      createLockFence(held.lock, { now: () => now }, () => undefined),
+    ).close?.();
+    assert.deepEqual(calls, ["close"]);
+    const lost = stubLock();
+    const fence = createLockFence(lost.lock, { now: () => now }, () => undefined);
+    lost.takeOver();
+    now += 180_000;
+    await fencedCheckpointer(inner, fence).close?.();
+    assert.deepEqual(calls, ["close", "release"], "no packing by a process that lost the lock");
   });
 });

@@ -99,8 +99,10 @@ export function fencedCheckpointer(checkpointer: Checkpointer, fence: LockFence)
     list: (runId) => checkpointer.list(runId),
     resolve: (target) => checkpointer.resolve(target),
     filesAt: (sha) => checkpointer.filesAt(sha),
-    // Packing the store is a write too: skipped (never rejected) once the lock is lost.
-    close: () => fenced(fence, async () => checkpointer.close?.()).catch(() => undefined),
+    // Packing the store is a write too: skipped (never rejected) once the lock is lost, and what this
+    // process holds to write it (spare files) is freed instead.
+    close: () => fenced(fence, async () => checkpointer.close?.()).catch(() => checkpointer.release?.()),
+    release: () => checkpointer.release?.(),
   };
 }
 

@@ -37,8 +37,8 @@ export interface GitCheckpointerOptions {
   readonly consolidateEvery?: number;
 }
 
-/** The git checkpointer: the contract, with `close` always present. */
-export type GitCheckpointer = Checkpointer & { close(): Promise<void> };
+/** The git checkpointer: the contract, with `close` and `release` always present. */
+export type GitCheckpointer = Checkpointer & { close(): Promise<void>; release(): void };
 
 /** A file name in the git dir that is never created: git reads a missing index file as an empty index. */
 const EMPTY_INDEX_FILE = "hankweave-empty-index";
@@ -166,6 +166,7 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
         spares.stop();
         await consolidation.settle();
       }),
+    release: () => spares.stop(),
   };
 }
 
