@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { admitRun } from "../../src/loops/coordinator/admit-run.ts";
 import { executionDirOf } from "../../src/loops/coordinator/run-body.ts";
@@ -108,6 +108,13 @@ export async function runEnd(store: LoopStore, runId: string, runDir: string): P
   const generations = await store.generations(runId);
   const completions = new Map<string, number>();
   const journal = join(executionDirOf(runDir), ".hankweave", "events", "events.jsonl");
+  if (!existsSync(journal)) {
+    // Say how the run ended and what its directory holds: a run that ended without a journal is the bug.
+    const held = existsSync(runDir) ? readdirSync(runDir, { recursive: true, encoding: "utf8" }).sort() : [];
+    throw new Error(
+      `Run ${runId} ended ${run?.state}: ${run?.cause} with no journal at ${journal}; ${generations.length} generation(s); its directory holds: ${held.join(", ")}`,
+    );
+  }
   for (const line of readFileSync(journal, "utf8").split("\n")) {
     if (!line.includes('"codon.completed"')) continue;
     const event = JSON.parse(line) as { data: { codonId: string; success: boolean } };
