@@ -31,8 +31,8 @@ export interface CaseResult {
   readonly perStepCpuMs: number;
   /**
    * `perStepMs` measured again after loops of 4 x `steps` more steps in the same process: V8 optimizes
-   * the step's code over thousands of steps (a 1,000-step loop took 420-480 ms in a fresh process, then
-   * 110-200 ms from its fifth run on), so this is the cost a long-running process pays per step.
+   * the step's code over thousands of steps (a 1,000-step loop took 380-440 ms in its first two runs in a
+   * process, 80-180 ms from its fifth run on), so this is the cost a long-running process pays per step.
    */
   readonly warmPerStepMs: number;
   /** The fixed cost of one `loop()` call: the 2-step loop minus two marginal steps. */
