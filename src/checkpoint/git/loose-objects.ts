@@ -13,7 +13,7 @@ import {
 import { join } from "node:path";
 import { deflateSync, inflateSync, type ZlibOptions } from "node:zlib";
 import type { SpareFile, SpareFiles } from "./spare-files.ts";
-import { storedZlib } from "./stored-zlib.ts";
+import { readStoredZlib, storedZlib } from "./stored-zlib.ts";
 
 /**
  * Git's object format, written from this process: an object is `<type> <size>\0<body>`, named by the
@@ -158,6 +158,14 @@ function looseStream(raw: Buffer): Buffer {
 }
 
 /**
+ * The bytes a loose object's file holds, `<type> <size>\0<body>`: a stored stream read as it is, any
+ * other inflated by zlib (which throws on a damaged one).
+ */
+export function inflateLoose(stored: Buffer): Buffer {
+  return readStoredZlib(stored) ?? inflateSync(stored);
+}
+
+/**
  * Opens a new file in `dir`, creating the directory when it is missing. A background `git repack -d`
  * (its prune-packed step) removes object directories it emptied, so the directory may vanish between
  * `mkdir` and `open`, or inside `mkdir` itself (a recursive mkdir that finds the directory present
@@ -177,7 +185,8 @@ function openInFreshDirectory(dir: string, file: string): number {
   }
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
+/** Writes all of `bytes` at the file's current offset (a write may take fewer bytes than asked). */
+export function writeAll(fd: number, bytes: Buffer): void {
   let done = 0;
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
@@ -193,7 +202,7 @@ export function treeOfLooseCommit(gitDir: string, id: string): string | undefine
   } catch {
     return undefined;
   }
-  const raw = inflateSync(stored);
+  const raw = inflateLoose(stored);
   const header = raw.subarray(0, Math.min(raw.length, 64)).toString("latin1");
   const match = /^commit \d+\0tree ([0-9a-f]{40})\n/.exec(header);
   return match?.[1];

@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { inflateSync } from "node:zlib";
-import type { ObjectType } from "./loose-objects.ts";
-import { readStoredZlib } from "./stored-zlib.ts";
+import { inflateLoose, type ObjectType } from "./loose-objects.ts";
 import { type PackEntry, writePack } from "./write-pack.ts";
 
 /**
@@ -88,7 +86,7 @@ function listLoose(objectsDir: string): { id: string; path: string }[] | undefin
 function parseLoose(id: string, stored: Buffer): PackEntry | undefined {
   let raw: Buffer;
   try {
-    raw = readStoredZlib(stored) ?? inflateSync(stored);
+    raw = inflateLoose(stored);
   } catch {
     return undefined;
   }

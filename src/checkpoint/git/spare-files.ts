@@ -1,4 +1,4 @@
-import { closeSync, mkdir, mkdirSync, open, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, mkdir, mkdirSync, open, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 /** The store's directory of spares (beside `objects/`, so renames out of it stay on one disk). */
@@ -39,7 +39,6 @@ export class SpareFiles {
   readonly #dir: string;
   readonly #files: SpareFile[] = [];
   readonly #directories: string[] = [];
-  #inFlight = 0;
   #filesInFlight = 0;
   #directoriesInFlight = 0;
   #started = false;
@@ -92,7 +91,7 @@ export class SpareFiles {
 
   /** Files while few are ready or coming, then directories, then files up to their stock. */
   #refill(): void {
-    while (this.#started && this.#inFlight < IN_FLIGHT) {
+    while (this.#started && this.#filesInFlight + this.#directoriesInFlight < IN_FLIGHT) {
       const files = this.#files.length + this.#filesInFlight;
       const directories = this.#directories.length + this.#directoriesInFlight;
       if (files < FILES_LOW) this.#makeFile();
@@ -103,11 +102,9 @@ export class SpareFiles {
   }
 
   #makeFile(): void {
-    this.#inFlight++;
     this.#filesInFlight++;
     const path = this.#nextPath("f");
     open(path, "wx", 0o444, (error, fd) => {
-      this.#inFlight--;
       this.#filesInFlight--;
       // A spare that cannot be made (a full disk, a removed directory) is no checkpoint's error: objects
       // are then written the usual way, which reports the cause where it matters.
@@ -119,11 +116,9 @@ export class SpareFiles {
   }
 
   #makeDirectory(): void {
-    this.#inFlight++;
     this.#directoriesInFlight++;
     const path = this.#nextPath("d");
     mkdir(path, (error) => {
-      this.#inFlight--;
       this.#directoriesInFlight--;
       if (error !== null) return;
       if (!this.#started) return rmSync(path, { recursive: true, force: true });

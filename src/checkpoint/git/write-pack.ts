@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
-import { deflateOptions, type ObjectType } from "./loose-objects.ts";
+import { deflateOptions, type ObjectType, writeAll } from "./loose-objects.ts";
 
 /** One object for a pack: its id (40 hex digits), type and uncompressed body. */
 export interface PackEntry {
@@ -136,10 +136,7 @@ function buildIndex(located: readonly LocatedEntry[], packChecksum: Buffer): Buf
 function writeSynced(path: string, chunks: readonly Buffer[]): void {
   const fd = openSync(path, "wx", 0o444);
   try {
-    for (const chunk of chunks) {
-      let done = 0;
-      while (done < chunk.length) done += writeSync(fd, chunk, done, chunk.length - done);
-    }
+    for (const chunk of chunks) writeAll(fd, chunk);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
