@@ -11,6 +11,7 @@ import {
 import { dirname } from "node:path";
 import type { EventOf, JournaledType } from "../events/events.ts";
 import { syncDirectory } from "../util/sync-directory.ts";
+import { writeAll } from "../util/write-all.ts";
 import { type EnvelopeOptions, type EventDraft, envelopeOf } from "./envelope.ts";
 import { JournalError } from "./journal-error.ts";
 import { parseRecord } from "./parse-record.ts";
@@ -112,7 +113,7 @@ export class JournalWriter {
     const event = envelopeOf(draft, seq, this.#options);
     const prev = this.#prev;
     try {
-      this.#write(fd, Buffer.from(`${this.#chain(event)}\n`, "utf8"));
+      this.#write(fd, `${this.#chain(event)}\n`);
     } catch (error) {
       this.#prev = prev;
       throw error;
@@ -131,7 +132,7 @@ export class JournalWriter {
     if (events.length === 0) return events;
     const prev = this.#prev;
     try {
-      this.#write(fd, Buffer.from(events.map((event) => `${this.#chain(event)}\n`).join(""), "utf8"));
+      this.#write(fd, events.map((event) => `${this.#chain(event)}\n`).join(""));
     } catch (error) {
       this.#prev = prev;
       throw error;
@@ -177,11 +178,17 @@ export class JournalWriter {
     return this.#fd;
   }
 
-  /** Writes a whole line; on failure cuts the file back so no partial line stays behind, then rethrows. */
-  #write(fd: number, bytes: Buffer): void {
+  /**
+   * Writes whole lines; on failure cuts the file back so no partial line stays behind, then rethrows.
+   * The text goes to `writeSync` as a string (Node encodes it without a Buffer of ours); the rare
+   * short write continues from an encoded copy.
+   */
+  #write(fd: number, text: string): void {
+    let length = 0;
     try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+      const written = writeSync(fd, text);
+      length = Buffer.byteLength(text, "utf8");
+      if (written < length) writeAll(fd, Buffer.from(text, "utf8"), written);
       if (this.#durability === "append") fdatasyncSync(fd);
     } catch (error) {
       try {
@@ -191,7 +198,7 @@ export class JournalWriter {
       }
       throw withPath(error, this.path);
     }
-    this.#size += bytes.length;
+    this.#size += length;
   }
 }
 

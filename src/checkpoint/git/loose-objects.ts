@@ -8,10 +8,10 @@ import {
   renameSync,
   rmSync,
   unlinkSync,
-  writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { deflateSync, inflateSync, type ZlibOptions } from "node:zlib";
+import { writeAll } from "../../util/write-all.ts";
 import type { SpareFile, SpareFiles } from "./spare-files.ts";
 import { readStoredZlib, storedZlib } from "./stored-zlib.ts";
 
@@ -183,12 +183,6 @@ function openInFreshDirectory(dir: string, file: string): number {
       if (!missing || attempt >= 6) throw error;
     }
   }
-}
-
-/** Writes all of `bytes` at the file's current offset (a write may take fewer bytes than asked). */
-export function writeAll(fd: number, bytes: Buffer): void {
-  let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /**

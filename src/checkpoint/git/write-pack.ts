@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
-import { deflateOptions, type ObjectType, writeAll } from "./loose-objects.ts";
+import { writeAll } from "../../util/write-all.ts";
+import { deflateOptions, type ObjectType } from "./loose-objects.ts";
 
 /** One object for a pack: its id (40 hex digits), type and uncompressed body. */
 export interface PackEntry {
