@@ -112,7 +112,7 @@ export async function runEnd(store: LoopStore, runId: string, runDir: string): P
     // Say how the run ended and what its directory holds: a run that ended without a journal is the bug.
     const held = existsSync(runDir) ? readdirSync(runDir, { recursive: true, encoding: "utf8" }).sort() : [];
     throw new Error(
-      `Run ${runId} ended ${run?.state}: ${run?.cause} with no journal at ${journal}; ${generations.length} generation(s); its directory holds: ${held.join(", ")}`,
+      `Run ${runId} ended ${run?.state}: ${run?.cause} with no journal at ${journal}; generation(s): ${JSON.stringify(generations.map((g) => g.facts.body))}; its directory holds: ${held.join(", ")}`,
     );
   }
   for (const line of readFileSync(journal, "utf8").split("\n")) {

@@ -405,6 +405,22 @@ describe("chooseExecution with -e", () => {
     });
   });
 
+  it("tier 2: a layout a killed start left before its meta (directories only) is laid out again", () => {
+    const cut = { entryCount: 3, hasStateDir: true, stateRecordsNothing: true };
+    const create = { kind: "create", dir: DIR, backupState: false, wipeAgentRoot: false };
+    assert.deepEqual(explicit({}, cut), create);
+    assert.deepEqual(explicit({ yes: true }, cut), create);
+    const recorded = { ...cut, stateRecordsNothing: false };
+    assert.equal(explicit({}, recorded).kind, "refuse", "a state dir holding files still needs --force");
+    const invalid = { ...cut, meta: { status: "invalid" as const, message: "not JSON" } };
+    assert.equal(explicit({}, invalid).kind, "refuse", "a broken meta is not a cut-short start");
+    assert.equal(
+      explicit({ startNew: true }, cut).kind,
+      "refuse",
+      "--start-new without --force still refuses",
+    );
+  });
+
   it("tier 3: a non-empty directory fails closed when non-interactive", () => {
     assert.deepEqual(explicit({}, { entryCount: 4 }), {
       kind: "refuse",

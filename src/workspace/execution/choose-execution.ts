@@ -38,6 +38,12 @@ export interface TargetFacts {
   readonly isBaseDir: boolean;
   readonly entryCount: number;
   readonly hasStateDir: boolean;
+  /**
+   * `.hankweave/` holds directories only (no journal, snapshot, checkpoint, lock or log file): a start
+   * that was killed while it laid the execution out, before it wrote `execution-meta.json`. Only
+   * looked at when the meta is missing; absent means it holds files.
+   */
+  readonly stateRecordsNothing?: boolean;
   readonly meta: MetaRead;
 }
 
@@ -174,6 +180,9 @@ function chooseOverState(input: ChooseExecutionInput, target: TargetFacts): Exec
     return { kind: "create", dir, backupState: true, wipeAgentRoot: !intent.noWipe };
   }
   if (target.meta.status === "ok") return resumeChecks(input, dir, target.meta.meta);
+  // Nothing was recorded, so nothing can be lost: lay it out again instead of wedging the execution.
+  if (target.meta.status === "missing" && target.stateRecordsNothing === true)
+    return { kind: "create", dir, backupState: false, wipeAgentRoot: false };
   const problem = target.meta.status === "missing" ? "it is missing" : target.meta.message;
   if (!intent.force) return refuse("invalid-state", invalidStateRefusal(dir, problem));
   return { kind: "create", dir, backupState: true, wipeAgentRoot: false };

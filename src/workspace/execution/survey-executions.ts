@@ -61,8 +61,20 @@ function targetFacts(dir: string, baseDir: string): TargetFacts {
   }
   const entryCount = readdirSync(dir).length;
   const hasStateDir = existsSync(join(dir, STATE_DIR_NAME));
-  const meta = readExecutionMeta(executionLayout(dir).metaPath);
-  return { path: dir, kind, isBaseDir, entryCount, hasStateDir, meta };
+  const layout = executionLayout(dir);
+  const meta = readExecutionMeta(layout.metaPath);
+  const facts = { path: dir, kind, isBaseDir, entryCount, hasStateDir, meta };
+  if (!hasStateDir || meta.status !== "missing") return facts;
+  return { ...facts, stateRecordsNothing: holdsDirectoriesOnly(layout.stateDir) };
+}
+
+/** Whether the tree under `dir` holds no entry but directories (an unreadable tree counts as holding). */
+function holdsDirectoriesOnly(dir: string): boolean {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true }).every((entry) => entry.isDirectory());
+  } catch {
+    return false;
+  }
 }
 
 /**
