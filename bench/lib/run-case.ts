@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { bundledEntry } from "./bundled-entry.ts";
 import { childEnv } from "./child-env.ts";
 
 /** A measurement that runs alone in a fresh Node process (clean heap, JIT and peak RSS). */
@@ -16,20 +17,19 @@ export interface CaseRequest {
 export type CaseRunner = <R>(request: CaseRequest) => Promise<R[]>;
 
 /**
- * Runs `bench/worker.ts <name> <json args> <repeat>` under tsx and resolves with the JSON array the
- * worker prints as its last stdout line. Rejects with the worker's stderr tail when it fails.
+ * Runs `bench/worker.ts <name> <json args> <repeat>`, bundled (see bundled-entry.ts), and resolves with
+ * the JSON array the worker prints as its last stdout line. Rejects with the worker's stderr tail when
+ * it fails.
  */
 export function createCaseRunner(
   repoRoot: string,
   env: Readonly<Record<string, string | undefined>>,
 ): CaseRunner {
-  const worker = join(repoRoot, "bench", "worker.ts");
   return <R>(request: CaseRequest): Promise<R[]> =>
     new Promise((resolve, reject) => {
+      const worker = bundledEntry(repoRoot, join(repoRoot, "bench", "worker.ts"));
       const argv = [
         ...(request.nodeFlags ?? []),
-        "--import",
-        "tsx",
         worker,
         request.name,
         JSON.stringify(request.args),

@@ -1,6 +1,7 @@
 /**
- * The fresh-process side of suite 7 (`loop-api.ts`): `node --import tsx bench/suites/loop-api-worker.ts
- * '<json args>'` times one case and prints its result as one JSON line.
+ * The fresh-process side of suite 7 (`loop-api.ts`), which runs it bundled (bench/lib/bundled-entry.ts);
+ * `node --import tsx bench/suites/loop-api-worker.ts '<json args>'` runs it from the sources. Times one
+ * case and prints its result as one JSON line.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

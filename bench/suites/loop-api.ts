@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EngineMode } from "../cases/engine-case.ts";
+import { bundledEntry } from "../lib/bundled-entry.ts";
 import { childEnv } from "../lib/child-env.ts";
 import { type FigureLine, figure } from "../lib/figure.ts";
 import { ensurePeer, peerDir } from "../lib/langgraph-peer.ts";
@@ -145,8 +146,11 @@ async function engineReference(context: SuiteContext, mode: EngineMode, kind: st
 }
 
 function spawnCase(context: SuiteContext, args: CaseArgs): Promise<CaseResult> {
-  const worker = fileURLToPath(new URL("./loop-api-worker.ts", import.meta.url));
-  return runNode(context, ["--import", "tsx", worker, JSON.stringify(args)], context.repoRoot).then(
+  const worker = bundledEntry(
+    context.repoRoot,
+    fileURLToPath(new URL("./loop-api-worker.ts", import.meta.url)),
+  );
+  return runNode(context, [worker, JSON.stringify(args)], context.repoRoot).then(
     (out) => JSON.parse(out) as CaseResult,
   );
 }
