@@ -163,10 +163,10 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
     },
     close: () =>
       serial(async () => {
-        spares.stop();
+        await spares.stop();
         await consolidation.settle();
       }),
-    release: () => spares.stop(),
+    release: () => void spares.stop(),
   };
 }
 

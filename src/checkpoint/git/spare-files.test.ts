@@ -35,8 +35,8 @@ describe("SpareFiles", () => {
     execFileSync("git", ["init", "-q", "--bare", gitDir]);
     spares = new SpareFiles(gitDir);
   });
-  afterEach(() => {
-    spares.stop();
+  afterEach(async () => {
+    await spares.stop();
     rmSync(gitDir, { recursive: true, force: true });
   });
 
@@ -106,9 +106,18 @@ describe("SpareFiles", () => {
     assert.equal(existsSync(join(gitDir, SPARE_FILES_DIR, "f-4242-7")), false);
     assert.equal(existsSync(join(gitDir, SPARE_FILES_DIR, "d-4242-8")), false);
     await until(() => sparesOnDisk(gitDir).length >= 16 && sparesOnDisk(gitDir, "d").length >= 8);
-    spares.stop();
-    // A spare whose creation callback had not run yet is removed when it runs.
-    await until(() => readdirSync(join(gitDir, SPARE_FILES_DIR)).length === 0);
+    await spares.stop();
+    assert.deepEqual(readdirSync(join(gitDir, SPARE_FILES_DIR)), []);
     assert.equal(spares.take(), undefined, "a stopped pool has nothing to give");
+  });
+
+  it("stops only once the creations still running have arrived and been removed", async () => {
+    spares.start();
+    // Creations are in flight: their callbacks cannot have run before this line.
+    await spares.stop();
+    assert.deepEqual(readdirSync(join(gitDir, SPARE_FILES_DIR)), [], "nothing arrives after the stop");
+    rmSync(gitDir, { recursive: true });
+    assert.equal(existsSync(gitDir), false, "the store can be removed as soon as the stop settles");
+    mkdirSync(gitDir);
   });
 });
