@@ -39,9 +39,10 @@ export interface TargetFacts {
   readonly entryCount: number;
   readonly hasStateDir: boolean;
   /**
-   * `.hankweave/` holds directories only (no journal, snapshot, checkpoint, lock or log file): a start
-   * that was killed while it laid the execution out, before it wrote `execution-meta.json`. Only
-   * looked at when the meta is missing; absent means it holds files.
+   * `.hankweave/` holds directories only, and at most the temporary file of a meta write that was cut
+   * (no journal, snapshot, checkpoint, lock or log file): a start killed while it laid the execution
+   * out, before `execution-meta.json` was in place. Only looked at when the meta is missing; absent
+   * means it holds records.
    */
   readonly stateRecordsNothing?: boolean;
   readonly meta: MetaRead;

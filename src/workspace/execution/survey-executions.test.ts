@@ -92,6 +92,29 @@ describe("inspectExecutionTarget", () => {
     });
   });
 
+  it("tells a layout a killed start left (directories, an unrenamed meta) from a state that holds records", () => {
+    const recordsNothing = (dir: string): boolean | undefined => {
+      const facts = inspectExecutionTarget(dir, root);
+      return facts.ok ? facts.facts.stateRecordsNothing : undefined;
+    };
+    const cut = executionLayout(join(root, "cut"));
+    for (const dir of [cut.eventsDir, cut.runsDir, cut.logsDir, cut.agentRoot])
+      mkdirSync(dir, { recursive: true });
+    assert.equal(recordsNothing(cut.executionDir), true, "directories only");
+    writeFileSync(join(cut.stateDir, ".execution-meta.json.8740.tmp"), '{"version": "1.1');
+    assert.equal(recordsNothing(cut.executionDir), true, "and the meta's temporary file, cut mid-write");
+    writeFileSync(join(cut.eventsDir, ".execution-meta.json.8740.tmp"), "x");
+    assert.equal(recordsNothing(cut.executionDir), false, "such a name elsewhere is a record");
+    rmSync(join(cut.eventsDir, ".execution-meta.json.8740.tmp"));
+    for (const record of [cut.eventsPath, cut.statePath, cut.lockPath]) {
+      writeFileSync(record, "");
+      assert.equal(recordsNothing(cut.executionDir), false, record);
+      rmSync(record);
+    }
+    writeExecutionMeta(cut.metaPath, meta, 1);
+    assert.equal(recordsNothing(cut.executionDir), undefined, "not looked at when the meta is there");
+  });
+
   it("recognizes the base directory through a link and a trailing slash", () => {
     const base = join(root, "real-base");
     mkdirSync(base);

@@ -65,13 +65,23 @@ function targetFacts(dir: string, baseDir: string): TargetFacts {
   const meta = readExecutionMeta(layout.metaPath);
   const facts = { path: dir, kind, isBaseDir, entryCount, hasStateDir, meta };
   if (!hasStateDir || meta.status !== "missing") return facts;
-  return { ...facts, stateRecordsNothing: holdsDirectoriesOnly(layout.stateDir) };
+  return { ...facts, stateRecordsNothing: recordsNothing(layout.stateDir) };
 }
 
-/** Whether the tree under `dir` holds no entry but directories (an unreadable tree counts as holding). */
-function holdsDirectoriesOnly(dir: string): boolean {
+/** The temporary file of an atomic write of the meta (see atomic-write.ts) that was never renamed. */
+const UNRENAMED_META = /^\.execution-meta\.json\..+\.tmp$/;
+
+/**
+ * Whether `.hankweave/` holds only what a start leaves before it records anything: directories, and
+ * at its top the temporary file of a meta whose write was cut. An unreadable tree counts as holding.
+ */
+function recordsNothing(stateDir: string): boolean {
   try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).every((entry) => entry.isDirectory());
+    return readdirSync(stateDir, { recursive: true, withFileTypes: true }).every(
+      (entry) =>
+        entry.isDirectory() ||
+        (entry.parentPath === stateDir && entry.isFile() && UNRENAMED_META.test(entry.name)),
+    );
   } catch {
     return false;
   }
