@@ -11,7 +11,7 @@ export { syncDirectory };
  * `tag` (e.g. the pid) so two processes writing the same target never share a temp file.
  */
 export function writeFileAtomic(path: string, text: string, tag: string | number): void {
-  const temp = join(dirname(path), `.${basename(path)}.${tag}.tmp`);
+  const temp = join(dirname(path), `${tempPrefix(path)}${tag}.tmp`);
   try {
     writeDurably(temp, text);
     renameSync(temp, path);
@@ -20,6 +20,19 @@ export function writeFileAtomic(path: string, text: string, tag: string | number
     throw error;
   }
   syncDirectory(dirname(path));
+}
+
+/**
+ * Whether `name`, a file in `path`'s directory, is a temp file of `writeFileAtomic(path, ...)`: one a
+ * kill left there before its rename.
+ */
+export function isAtomicTempOf(path: string, name: string): boolean {
+  const prefix = tempPrefix(path);
+  return name.length > prefix.length + ".tmp".length && name.startsWith(prefix) && name.endsWith(".tmp");
+}
+
+function tempPrefix(path: string): string {
+  return `.${basename(path)}.`;
 }
 
 /** Writes `text` to `path` (truncating) and fsyncs it before returning. */

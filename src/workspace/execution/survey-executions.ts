@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { executionLayout, STATE_DIR_NAME } from "../execution-layout.ts";
+import { isAtomicTempOf } from "../../util/atomic-write.ts";
+import { type ExecutionLayout, executionLayout, STATE_DIR_NAME } from "../execution-layout.ts";
 import type { ExistingExecution, TargetFacts } from "./choose-execution.ts";
 import { readExecutionMeta } from "./execution-meta.ts";
 import { errorCode, isNotFound } from "./fs-errors.ts";
@@ -65,22 +66,19 @@ function targetFacts(dir: string, baseDir: string): TargetFacts {
   const meta = readExecutionMeta(layout.metaPath);
   const facts = { path: dir, kind, isBaseDir, entryCount, hasStateDir, meta };
   if (!hasStateDir || meta.status !== "missing") return facts;
-  return { ...facts, stateRecordsNothing: recordsNothing(layout.stateDir) };
+  return { ...facts, stateRecordsNothing: recordsNothing(layout) };
 }
-
-/** The temporary file of an atomic write of the meta (see atomic-write.ts) that was never renamed. */
-const UNRENAMED_META = /^\.execution-meta\.json\..+\.tmp$/;
 
 /**
  * Whether `.hankweave/` holds only what a start leaves before it records anything: directories, and
- * at its top the temporary file of a meta whose write was cut. An unreadable tree counts as holding.
+ * beside the meta the temporary file of a meta write that was cut. An unreadable tree counts as holding.
  */
-function recordsNothing(stateDir: string): boolean {
+function recordsNothing({ stateDir, metaPath }: ExecutionLayout): boolean {
   try {
     return readdirSync(stateDir, { recursive: true, withFileTypes: true }).every(
       (entry) =>
         entry.isDirectory() ||
-        (entry.parentPath === stateDir && entry.isFile() && UNRENAMED_META.test(entry.name)),
+        (entry.parentPath === dirname(metaPath) && entry.isFile() && isAtomicTempOf(metaPath, entry.name)),
     );
   } catch {
     return false;
