@@ -1,23 +1,51 @@
 import type { EventDraftOf, EventSink } from "../engine/index.ts";
 import { ActiveCodonStatus } from "../events/payloads-common.ts";
-import type { CodonRecord } from "../journal/index.ts";
+import { redactSecrets } from "../hank/validate/index.ts";
+import type { CodonRecord, RunState } from "../journal/index.ts";
+import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
+import { endLeftoverProcesses } from "./leftover-processes.ts";
 
 /**
- * What a holder of the execution's lock does first, before it touches the journal's line or the
- * checkpoint store (a run's start, a rollback): marks a run the journal still shows as running (see
- * `markCrashedRun`) and removes the git lock files a killed process left in the store, saying so.
+ * What a holder of the execution's lock does first, before it touches the journal's line, the
+ * checkpoint store or the workspace (a run's start, a rollback). After a crash: ends the processes the
+ * crashed run left running (see `endLeftoverProcesses`), before the run is journaled as crashed so that
+ * a kill in between finds them again; marks that run (see `markCrashedRun`); and removes the git lock
+ * files a killed process left in the store. Each is said in the journal.
  */
 export function recoverCrash(
   sink: EventSink,
   staleRunId: string | undefined,
-  checkpointGitDir: string,
+  layout: Pick<ExecutionLayout, "executionDir" | "checkpointGitDir">,
 ): void {
+  if (runningRunId(sink.state()) !== undefined) endLeftovers(sink, layout.executionDir);
   markCrashedRun(sink, staleRunId);
-  const staleLocks = clearStaleGitLocks(checkpointGitDir);
+  const staleLocks = clearStaleGitLocks(layout.checkpointGitDir);
   if (staleLocks.length > 0) {
     sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
   }
+}
+
+/** The run the journal shows as still running: after a crash, the one that crashed. */
+function runningRunId(state: RunState): string | undefined {
+  const runId = state.currentRunId ?? undefined;
+  const run = state.runs.find((r) => r.id === runId);
+  return run?.status === "running" ? runId : undefined;
+}
+
+/** Leftover processes named in the journal line (command lines with credentials hidden); the count covers all. */
+const LEFTOVERS_NAMED = 5;
+
+function endLeftovers(sink: EventSink, executionDir: string): void {
+  const ended = endLeftoverProcesses(executionDir);
+  if (ended.length === 0) return;
+  const named = ended
+    .slice(0, LEFTOVERS_NAMED)
+    .map((process) => `${process.pid} (${redactSecrets(process.command)})`);
+  const list = ended.length > LEFTOVERS_NAMED ? `${named.join(", ")}, …` : named.join(", ");
+  sink.emit("info", {
+    message: `Ended ${ended.length} process(es) the crashed run left running, so that none writes into the workspace once it is restored: ${list}`,
+  });
 }
 
 /**
@@ -29,10 +57,8 @@ export function recoverCrash(
  */
 export function markCrashedRun(sink: EventSink, staleRunId: string | undefined): string[] {
   const state = sink.state();
-  const runId = state.currentRunId ?? undefined;
+  const runId = runningRunId(state);
   if (runId === undefined) return [];
-  const run = state.runs.find((r) => r.id === runId);
-  if (run === undefined || run.status !== "running") return [];
   const inFlight = state.codons.flatMap((codon) => {
     const during = ActiveCodonStatus.safeParse(codon.status);
     return during.success ? [{ codon, during: during.data }] : [];

@@ -64,7 +64,7 @@ export async function withRollbackSession<T>(
         initialState: line.state,
         listeners: input.listeners,
       });
-      recoverCrash(sink, lock.staleFrom?.runId, layout.checkpointGitDir);
+      recoverCrash(sink, lock.staleFrom?.runId, layout);
       const checkpointer = fencedCheckpointer(
         createGitCheckpointer({ gitDir: layout.checkpointGitDir, workTree: layout.agentRoot, clock }),
         fence,

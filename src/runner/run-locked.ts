@@ -18,6 +18,7 @@ import { withDataSourceWatch } from "./data-source-hooks.ts";
 import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
 import { createHarnesses } from "./harnesses.ts";
 import { auditJournalInBackground } from "./journal-audit-report.ts";
+import { markedEnv } from "./leftover-processes.ts";
 import type { LoadedHank } from "./load-hank.ts";
 import { fencedStore, type LockFence } from "./lock-fence.ts";
 import { lostJournalProblem } from "./lost-journal.ts";
@@ -67,7 +68,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       channels: run.channels,
       ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
     });
-    recoverCrash(sink, run.staleRunId, run.layout.checkpointGitDir);
+    recoverCrash(sink, run.staleRunId, run.layout);
     audit = auditJournalInBackground(layout.eventsPath, sink);
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
     const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);
@@ -98,6 +99,8 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       run.options.newRun !== true && aftermath.kind !== "continuation" && needsCleanRestart(sink.state())
         ? await cleanRestartCheckpoint(sink, run.checkpointer, layout.eventsPath)
         : undefined;
+    // Every process the run starts carries the execution's mark: a next start ends those a crash left.
+    const childrenEnv = markedEnv(run.env, layout.executionDir);
     const runNewId = continuationIds(
       aftermath.kind === "continuation" ? aftermath.runId : undefined,
       runIds(run),
@@ -107,7 +110,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       hankDir: run.loaded.hankDir,
       models: run.loaded.report.models,
       agentRoot: layout.agentRoot,
-      env: run.env,
+      env: childrenEnv,
       options: engineOptions(run.options),
       ...(point.kind !== "fresh" && { plan: point.plan }),
       ...(run.options.stopRules !== undefined && { stopRules: run.options.stopRules }),
@@ -130,7 +133,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
         {
           layout,
           hankDir: run.loaded.hankDir,
-          processEnv: run.env,
+          processEnv: childrenEnv,
           sink,
           clock: run.clock,
           checkpointer: run.checkpointer,

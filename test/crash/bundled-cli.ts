@@ -1,7 +1,10 @@
+import assert from "node:assert/strict";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import type { Plugin } from "esbuild";
 import { type BundledEntry, bundleEntry } from "../fixtures/bundle-entry.ts";
 import { currentBuiltBin, REPO_ROOT } from "../fixtures/hankweave-cli.ts";
+import { type Sandbox, sandbox } from "../workspace/support.ts";
 
 /**
  * The crash tests start the CLI dozens of times. From the sources through tsx each start costs seconds
@@ -37,4 +40,29 @@ export async function bundleCli(): Promise<BundledEntry> {
   const built = currentBuiltBin();
   if (built !== undefined) return { path: built, remove: () => undefined };
   return bundleEntry(join(REPO_ROOT, "src", "cli", "main.ts"), "bundle", [unresolvedStayExternal]);
+}
+
+/**
+ * For a `describe` block whose tests run the CLI in a sandbox: the sandbox, the environment that keeps
+ * executions in it, and the CLI's path once the block's `before` has made it; both removed after.
+ */
+export function cliSandbox(prefix: string): {
+  readonly box: Sandbox;
+  readonly env: Readonly<Record<string, string>>;
+  readonly bin: () => string;
+} {
+  const box = sandbox(prefix);
+  let cli: BundledCli | undefined;
+  before(async () => {
+    cli = await bundleCli();
+  });
+  after(() => {
+    cli?.remove();
+    box.remove();
+  });
+  return {
+    box,
+    env: { HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: box.executions },
+    bin: () => cli?.path ?? assert.fail("the CLI is made in the block's before hook"),
+  };
 }

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { executionLayout } from "../../src/workspace/execution-layout.ts";
-import { type BundledCli, bundleCli } from "../crash/bundled-cli.ts";
+import { cliSandbox } from "../crash/bundled-cli.ts";
 import { cliEnvironment } from "../fixtures/hankweave-cli.ts";
-import { codon, sandbox, writeHank } from "../workspace/support.ts";
+import { codon, writeHank } from "../workspace/support.ts";
 
 /**
  * A start lays the execution out (its directories, the data source, then `execution-meta.json`). A
@@ -19,16 +19,7 @@ import { codon, sandbox, writeHank } from "../workspace/support.ts";
 const FILES = 3000;
 
 describe("a start killed while it lays the execution out", () => {
-  const box = sandbox("cut-preparation");
-  const env = { HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: box.executions };
-  let bin: BundledCli | undefined;
-  before(async () => {
-    bin = await bundleCli();
-  });
-  after(() => {
-    bin?.remove();
-    box.remove();
-  });
+  const { box, env, bin } = cliSandbox("cut-preparation");
 
   it("leaves nothing that stops the next start: the same command lays it out again and runs", async () => {
     const data = join(box.root, "data");
@@ -38,7 +29,7 @@ describe("a start killed while it lays the execution out", () => {
       codon("a", "@append trail.txt a", { checkpointedFiles: ["**"] }),
     ]);
     const layout = executionLayout(join(box.root, "exec"));
-    const args = [bin?.path ?? "", hank, data, "-e", layout.executionDir, "--headless", "--copy"];
+    const args = [bin(), hank, data, "-e", layout.executionDir, "--headless", "--copy"];
     const child = spawn(process.execPath, args, { env: cliEnvironment(env), stdio: "ignore" });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     while (!existsSync(layout.dataLink) && child.exitCode === null) await sleep(1);
