@@ -18,7 +18,12 @@ export function markedEnv(
   env: Readonly<Record<string, string | undefined>>,
   executionDir: string,
 ): Record<string, string | undefined> {
-  return { ...env, [EXECUTION_MARK_ENV]: executionMark(executionDir) };
+  return { ...env, ...executionMarkEnv(executionDir) };
+}
+
+/** The mark alone, as one variable. */
+export function executionMarkEnv(executionDir: string): Record<string, string> {
+  return { [EXECUTION_MARK_ENV]: executionMark(executionDir) };
 }
 
 /** The mark's value: the execution directory's real path (the same through any symlink to it). */
@@ -50,7 +55,7 @@ const GONE_POLL_MS = 10;
 
 /**
  * Ends the processes an earlier run of `executionDir` left running: every process carrying its mark,
- * except this process and its ancestors. One that leads its process group is ended with its whole
+ * except this process, its ancestors and its descendants. One that leads its process group is ended with its whole
  * group (every run starts its children as group leaders, so that group is the run's); any other alone.
  * SIGKILL: their runtime is gone, nothing waits for them to finish cleanly. Returns once they are gone
  * (or after two seconds), so nothing of theirs writes after the caller restores files. Linux reads
@@ -71,13 +76,24 @@ export function endLeftoverProcesses(executionDir: string): LeftoverProcess[] {
   return ended;
 }
 
-/** This process and its ancestors: never ended, whatever they carry. */
+/**
+ * This process, its ancestors and its descendants: never ended, whatever they carry (a process this
+ * runtime started already, a git process of its own checkpointer, carries the mark too).
+ */
 function ownLine(table: readonly ProcessRow[]): Set<number> {
   const parents = new Map(table.map((row) => [row.pid, row.ppid]));
   const line = new Set<number>();
   for (let pid: number | undefined = process.pid; pid !== undefined && pid > 0 && !line.has(pid); ) {
     line.add(pid);
     pid = parents.get(pid);
+  }
+  const children = new Map<number, number[]>();
+  for (const row of table) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
+  const pending = [...(children.get(process.pid) ?? [])];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (line.has(pid)) continue;
+    line.add(pid);
+    pending.push(...(children.get(pid) ?? []));
   }
   return line;
 }

@@ -3,23 +3,27 @@ import { ActiveCodonStatus } from "../events/payloads-common.ts";
 import { redactSecrets } from "../hank/validate/index.ts";
 import type { CodonRecord, RunState } from "../journal/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+import type { StaleLock } from "../workspace/lock/index.ts";
 import { clearStaleGitLocks } from "./clear-stale-git-locks.ts";
 import { endLeftoverProcesses } from "./leftover-processes.ts";
 
 /**
  * What a holder of the execution's lock does first, before it touches the journal's line, the
- * checkpoint store or the workspace (a run's start, a rollback). After a crash: ends the processes the
- * crashed run left running (see `endLeftoverProcesses`), before the run is journaled as crashed so that
- * a kill in between finds them again; marks that run (see `markCrashedRun`); and removes the git lock
- * files a killed process left in the store. Each is said in the journal.
+ * checkpoint store or the workspace (a run's start, a rollback). After a crash (a lock taken over from a
+ * dead holder, or a run the journal shows as still running): ends the processes the dead holder left
+ * running (see `endLeftoverProcesses`: agents, rig commands, a git repack), before the run is journaled
+ * as crashed so that a kill in between finds them again; marks that run (see `markCrashedRun`); and
+ * removes the git lock files a killed process left in the store, once nothing of it runs. Each is said
+ * in the journal.
  */
 export function recoverCrash(
   sink: EventSink,
-  staleRunId: string | undefined,
+  staleLock: StaleLock | undefined,
   layout: Pick<ExecutionLayout, "executionDir" | "checkpointGitDir">,
 ): void {
-  if (runningRunId(sink.state()) !== undefined) endLeftovers(sink, layout.executionDir);
-  markCrashedRun(sink, staleRunId);
+  const crashed = staleLock !== undefined || runningRunId(sink.state()) !== undefined;
+  if (crashed) endLeftovers(sink, layout.executionDir);
+  markCrashedRun(sink, staleLock?.runId);
   const staleLocks = clearStaleGitLocks(layout.checkpointGitDir);
   if (staleLocks.length > 0) {
     sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
@@ -44,7 +48,7 @@ function endLeftovers(sink: EventSink, executionDir: string): void {
     .map((process) => `${process.pid} (${redactSecrets(process.command)})`);
   const list = ended.length > LEFTOVERS_NAMED ? `${named.join(", ")}, …` : named.join(", ");
   sink.emit("info", {
-    message: `Ended ${ended.length} process(es) the crashed run left running, so that none writes into the workspace once it is restored: ${list}`,
+    message: `Ended ${ended.length} process(es) the crashed run left running, so that none writes into the workspace or the checkpoint store once recovery starts: ${list}`,
   });
 }
 

@@ -6,6 +6,7 @@ import { JournalWriter, writeSnapshot } from "../journal/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import { archiveRestorer } from "./archive-restorer.ts";
+import { executionMarkEnv } from "./leftover-processes.ts";
 import { createLockFence, fencedCheckpointer, fencedStore, type LockFence } from "./lock-fence.ts";
 import { recoverCrash } from "./mark-crashed-run.ts";
 
@@ -64,9 +65,14 @@ export async function withRollbackSession<T>(
         initialState: line.state,
         listeners: input.listeners,
       });
-      recoverCrash(sink, lock.staleFrom?.runId, layout);
+      recoverCrash(sink, lock.staleFrom, layout);
       const checkpointer = fencedCheckpointer(
-        createGitCheckpointer({ gitDir: layout.checkpointGitDir, workTree: layout.agentRoot, clock }),
+        createGitCheckpointer({
+          gitDir: layout.checkpointGitDir,
+          workTree: layout.agentRoot,
+          clock,
+          extraEnv: executionMarkEnv(layout.executionDir),
+        }),
         fence,
       );
       const deps: RollbackDeps = {

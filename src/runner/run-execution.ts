@@ -9,6 +9,7 @@ import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
 import { faultResult, releaseLockQuietly } from "./fault-report.ts";
+import { executionMarkEnv } from "./leftover-processes.ts";
 import { loadCommands } from "./load-commands.ts";
 import { type LoadedHank, loadValidatedHank } from "./load-hank.ts";
 import { createLockFence, fencedCheckpointer, type LockFence, LockLostError } from "./lock-fence.ts";
@@ -143,7 +144,7 @@ async function execute(
       layout,
       loaded,
       channels,
-      staleRunId: lock.staleFrom?.runId,
+      staleLock: lock.staleFrom,
       checkpointer: fencedCheckpointer((options.checkpointer ?? gitCheckpointer)(layout, clock), fence),
       fence,
       signal:
@@ -164,7 +165,12 @@ function gitCheckpointer(
   layout: ExecutionLayout,
   clock: Parameters<typeof createGitCheckpointer>[0]["clock"],
 ) {
-  return createGitCheckpointer({ gitDir: layout.checkpointGitDir, workTree: layout.agentRoot, clock });
+  return createGitCheckpointer({
+    gitDir: layout.checkpointGitDir,
+    workTree: layout.agentRoot,
+    clock,
+    extraEnv: executionMarkEnv(layout.executionDir),
+  });
 }
 
 function invalid(loaded: Extract<LoadedHank, { ok: false }>): ExecutionResult {

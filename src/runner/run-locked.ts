@@ -13,6 +13,7 @@ import { JournalWriter, loadRunState, type RunState, readTail, writeSnapshot } f
 import { buildPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
+import type { StaleLock } from "../workspace/lock/index.ts";
 import { cleanRestartCheckpoint, needsCleanRestart } from "./clean-restart.ts";
 import { withDataSourceWatch } from "./data-source-hooks.ts";
 import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
@@ -35,7 +36,8 @@ export interface LockedRun {
   readonly layout: ExecutionLayout;
   readonly loaded: Extract<LoadedHank, { ok: true }>;
   readonly channels: RunChannels;
-  readonly staleRunId: string | undefined;
+  /** The lock this run took over from a holder that died, if it did. */
+  readonly staleLock: StaleLock | undefined;
   /** Already behind the fence. */
   readonly checkpointer: Checkpointer;
   /** Checked before every journal append and snapshot (see lock-fence.ts). */
@@ -68,7 +70,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       channels: run.channels,
       ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
     });
-    recoverCrash(sink, run.staleRunId, run.layout);
+    recoverCrash(sink, run.staleLock, run.layout);
     audit = auditJournalInBackground(layout.eventsPath, sink);
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
     const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);

@@ -35,6 +35,8 @@ export interface GitCheckpointerOptions {
   readonly trace?: (args: readonly string[]) => void;
   /** Loose objects written between two background consolidations. Default 256. */
   readonly consolidateEvery?: number;
+  /** Added to every git process's environment (a run's writer adds its execution's mark). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
 }
 
 /** The git checkpointer: the contract, with `close` and `release` always present. */
@@ -56,13 +58,16 @@ const DEFAULT_MAX_CHANGED_PATHS = 512;
 export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheckpointer {
   const identity = options.identity ?? DEFAULT_IDENTITY;
   const indexFile = options.indexFile ?? join(options.gitDir, "index");
-  const env = gitEnvironment({
-    gitDir: options.gitDir,
-    workTree: options.workTree,
-    indexFile,
-    identity,
-    pathEnv: options.pathEnv ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-  });
+  const env = {
+    ...gitEnvironment({
+      gitDir: options.gitDir,
+      workTree: options.workTree,
+      indexFile,
+      identity,
+      pathEnv: options.pathEnv ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    }),
+    ...options.extraEnv,
+  };
   const guard = new StoreFilesGuard(options.gitDir, identity);
   const git = createGitRunner({
     cwd: options.workTree,

@@ -95,6 +95,16 @@ test("a store left half-made by a crash is completed by init", () =>
     assert.equal(rawGit(fx, ["rev-parse", "main"]).trim(), baseSha);
   }));
 
+test("every git process gets the extra environment (a run's writer marks its processes with it)", () =>
+  withFixture(make, async (fx) => {
+    // GIT_TRACE is a variable git itself acts on: where it writes shows the variable reached git.
+    const trace = join(fx.dirs.stateDir, "git-trace.txt");
+    const cp = open(fx, { extraEnv: { GIT_TRACE: trace } });
+    await cp.init();
+    await cp.startRun("run-1");
+    assert.match(await readFile(trace, "utf8"), /trace: built-in: git init/);
+  }));
+
 test("a commit with changed paths spawns git only to check new files against .gitignore", () =>
   withFixture(make, async (fx) => {
     const calls: string[][] = [];
