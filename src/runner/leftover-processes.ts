@@ -138,7 +138,7 @@ function processTable(mark: string): ProcessRow[] {
   }
 }
 
-/** `/proc/<pid>/stat` for ppid and pgrp, `environ` for the mark, `cmdline` for the journal. */
+/** `/proc/<pid>/stat` for state, ppid and pgrp, `environ` for the mark, `cmdline` for the journal. */
 function fromProc(mark: string): ProcessRow[] {
   const entry = Buffer.from(`${mark}\0`);
   const rows: ProcessRow[] = [];
@@ -146,7 +146,8 @@ function fromProc(mark: string): ProcessRow[] {
     if (!/^\d+$/.test(name)) continue;
     const fields = procStatFields(name);
     if (fields === undefined) continue;
-    const environ = readOrEmpty(`/proc/${name}/environ`);
+    // A zombie has already ended (its parent has not reaped it yet): nothing to end.
+    const environ = fields[0] === "Z" ? Buffer.alloc(0) : readOrEmpty(`/proc/${name}/environ`);
     const marked =
       environ.subarray(0, entry.length).equals(entry) || environ.includes(Buffer.concat([NUL, entry]));
     const command = marked ? commandLine(readOrEmpty(`/proc/${name}/cmdline`)) : "";
