@@ -70,6 +70,24 @@ describe("the TUI state", () => {
     assert.deepEqual([done.totals.completed, done.totals.costUsd, done.rollbackTargets], [1, 0.5, ["a"]]);
   });
 
+  it("shows an attempt a crash cut short as interrupted, not as failed for an unknown reason", () => {
+    const interrupted = "interrupted";
+    const state = run([
+      event("codon.completed", 1, {
+        codonId: "a",
+        success: false,
+        cost: 0,
+        duration: 0,
+        exitStatus: { type: "none" },
+        endReasons: { stream: interrupted, toolBatch: interrupted, turn: interrupted, codon: interrupted },
+      }),
+    ]);
+    assert.deepEqual(
+      timelineOf(state).map((line) => [line.text, line.tone]),
+      [["✗ a  interrupted (the runtime was killed during it)", "warn"]],
+    );
+  });
+
   it("ignores events it already applied (history overlapping live events)", () => {
     const first = event("info", 3, { message: "once" });
     const state = run([first, event("info", 2, { message: "older" }), first]);

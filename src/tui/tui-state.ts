@@ -150,6 +150,9 @@ function codonCompleted(state: TuiState, data: DataOf<"codon.completed">): TuiSt
   if (data.endReasons?.codon === "aborted" || data.exitStatus.type === "killed") {
     return appendLog(base, `✗ ${data.codonId}  ${took}  stopped`, "warn");
   }
+  if (data.endReasons?.codon === "interrupted" && data.failureReason === undefined) {
+    return appendLog(base, `✗ ${data.codonId}  interrupted (the runtime was killed during it)`, "warn");
+  }
   const ignored = data.failureIgnored ? " (ignored)" : "";
   const reason = data.failureReason?.message ?? "unknown failure";
   return appendLog(base, `✗ ${data.codonId}  ${took}  failed${ignored}: ${reason}`, "fail");

@@ -153,4 +153,17 @@ describe("headless progress: codon lines", () => {
       "✗ edit#0 61.0s $0.4200 failed: Overloaded",
     );
   });
+
+  it("says an attempt a crash cut short was interrupted, not that it failed for an unknown reason", () => {
+    const interrupted = "interrupted";
+    assert.equal(
+      line({
+        success: false,
+        duration: 0,
+        exitStatus: { type: "none" },
+        endReasons: { stream: interrupted, toolBatch: interrupted, turn: interrupted, codon: interrupted },
+      }),
+      "✗ edit#0 interrupted (the runtime was killed during it)",
+    );
+  });
 });

@@ -53,6 +53,10 @@ export function progressLine(event: JournaledEvent, state: RunState, facts?: Run
       }
       // A codon stopped by a cancel or a budget has no failure reason: say so, as the TUI does.
       if (d.endReasons?.codon === "aborted" && d.failureReason === undefined) return `✗ ${head} stopped`;
+      // An attempt a crash cut short, journaled by the next start's recovery: it runs again.
+      if (d.endReasons?.codon === "interrupted" && d.failureReason === undefined) {
+        return `✗ ${d.codonId} interrupted (the runtime was killed during it)`;
+      }
       const ignored = d.failureIgnored ? " (ignored)" : "";
       return `✗ ${head} failed${ignored}: ${d.failureReason?.message ?? "unknown failure"}`;
     }
