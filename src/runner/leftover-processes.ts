@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { procStatFields } from "../util/proc-stat.ts";
+import { childrenByParent, type ProcessRow, processTable, sendSignal } from "../util/process-table.ts";
+import { isProcessAlive } from "../workspace/lock/index.ts";
 
 /**
  * The variable every process a run starts carries (agents, rig commands, and what they start in turn):
@@ -41,36 +42,31 @@ export interface LeftoverProcess {
   readonly command: string;
 }
 
-interface ProcessRow {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly pgid: number;
-  readonly marked: boolean;
-  readonly command: string;
-}
-
 /** How long `endLeftoverProcesses` waits for the processes it killed to be gone. */
 const GONE_WAIT_MS = 2000;
 const GONE_POLL_MS = 10;
+const COMMAND_CHARS = 80;
 
 /**
  * Ends the processes an earlier run of `executionDir` left running: every process carrying its mark,
- * except this process, its ancestors and its descendants. One that leads its process group is ended with its whole
- * group (every run starts its children as group leaders, so that group is the run's); any other alone.
- * SIGKILL: their runtime is gone, nothing waits for them to finish cleanly. Returns once they are gone
- * (or after two seconds), so nothing of theirs writes after the caller restores files. Linux reads
- * /proc; elsewhere `ps` shows environments, best effort.
+ * except this process, its ancestors and its descendants. One that leads its process group is ended
+ * with its whole group (every run starts its children as group leaders, so that group is the run's);
+ * any other alone. SIGKILL: their runtime is gone, nothing waits for them to finish cleanly. Returns
+ * once they are gone (or after two seconds), so nothing of theirs writes after the caller restores
+ * files. Linux reads /proc; elsewhere `ps` shows environments, best effort.
  */
 export function endLeftoverProcesses(executionDir: string): LeftoverProcess[] {
   const mark = `${EXECUTION_MARK_ENV}=${executionMark(executionDir)}`;
-  const table = processTable(mark);
+  const table = processTable();
+  const marked = markedCommands(table, mark);
   const spared = ownLine(table);
   const ownGroup = table.find((row) => row.pid === process.pid)?.pgid;
   const ended: LeftoverProcess[] = [];
   for (const row of table) {
-    if (!row.marked || spared.has(row.pid)) continue;
+    const command = marked.get(row.pid);
+    if (command === undefined || spared.has(row.pid)) continue;
     const wholeGroup = row.pgid === row.pid && row.pgid !== ownGroup;
-    if (send(wholeGroup ? -row.pid : row.pid)) ended.push({ pid: row.pid, command: row.command });
+    if (sendSignal(wholeGroup ? -row.pid : row.pid, "SIGKILL")) ended.push({ pid: row.pid, command });
   }
   waitUntilGone(ended.map((process) => process.pid));
   return ended;
@@ -87,41 +83,20 @@ function ownLine(table: readonly ProcessRow[]): Set<number> {
     line.add(pid);
     pid = parents.get(pid);
   }
-  const children = new Map<number, number[]>();
-  for (const row of table) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
+  const children = childrenByParent(table);
   const pending = [...(children.get(process.pid) ?? [])];
-  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-    if (line.has(pid)) continue;
-    line.add(pid);
-    pending.push(...(children.get(pid) ?? []));
+  for (let row = pending.pop(); row !== undefined; row = pending.pop()) {
+    if (line.has(row.pid)) continue;
+    line.add(row.pid);
+    pending.push(...(children.get(row.pid) ?? []));
   }
   return line;
 }
 
-function send(target: number): boolean {
-  try {
-    process.kill(target, "SIGKILL");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
+/** `isProcessAlive` counts a killed orphan as gone once it is a zombie (init reaps it a moment later). */
 function waitUntilGone(pids: readonly number[]): void {
   const deadline = Date.now() + GONE_WAIT_MS;
-  while (pids.some(isAlive) && Date.now() < deadline) sleepSync(GONE_POLL_MS);
-}
-
-/** Alive and not yet a zombie (a killed orphan is reaped by init a moment after it dies). */
-function isAlive(pid: number): boolean {
-  const fields = procStatFields(pid);
-  if (fields !== undefined) return fields[0] !== "Z";
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  while (pids.some((pid) => isProcessAlive(pid)) && Date.now() < deadline) sleepSync(GONE_POLL_MS);
 }
 
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
@@ -130,35 +105,28 @@ function sleepSync(ms: number): void {
   Atomics.wait(SLEEPER, 0, 0, ms);
 }
 
-function processTable(mark: string): ProcessRow[] {
-  try {
-    return fromProc(mark);
-  } catch {
-    return fromPs(mark);
-  }
+/** The command line of each process whose environment holds `mark`, by pid. */
+function markedCommands(table: readonly ProcessRow[], mark: string): Map<number, string> {
+  return existsSync("/proc/self/environ") ? markedInProc(table, mark) : markedInPs(mark);
 }
 
-/** `/proc/<pid>/stat` for state, ppid and pgrp, `environ` for the mark, `cmdline` for the journal. */
-function fromProc(mark: string): ProcessRow[] {
+/**
+ * `/proc/<pid>/environ`, NUL-separated entries, holds `mark` as an entry of its own. Another user's
+ * process (no permission), one gone meanwhile and a zombie (its memory is gone) read as empty.
+ */
+function markedInProc(table: readonly ProcessRow[], mark: string): Map<number, string> {
   const entry = Buffer.from(`${mark}\0`);
-  const rows: ProcessRow[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const fields = procStatFields(name);
-    if (fields === undefined) continue;
-    // A zombie has already ended (its parent has not reaped it yet): nothing to end.
-    const environ = fields[0] === "Z" ? Buffer.alloc(0) : readOrEmpty(`/proc/${name}/environ`);
-    const marked =
-      environ.subarray(0, entry.length).equals(entry) || environ.includes(Buffer.concat([NUL, entry]));
-    const command = marked ? commandLine(readOrEmpty(`/proc/${name}/cmdline`)) : "";
-    rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), marked, command });
+  const inside = Buffer.from(`\0${mark}\0`);
+  const marked = new Map<number, string>();
+  for (const { pid } of table) {
+    const environ = readOrEmpty(`/proc/${pid}/environ`);
+    if (environ.subarray(0, entry.length).equals(entry) || environ.includes(inside)) {
+      marked.set(pid, commandLine(readOrEmpty(`/proc/${pid}/cmdline`)));
+    }
   }
-  return rows;
+  return marked;
 }
 
-const NUL = Buffer.from([0]);
-
-/** Another user's process (no permission) or one gone meanwhile reads as empty. */
 function readOrEmpty(path: string): Buffer {
   try {
     return readFileSync(path);
@@ -169,23 +137,24 @@ function readOrEmpty(path: string): Buffer {
 
 function commandLine(cmdline: Buffer): string {
   const text = cmdline.toString("utf8").replace(/\0+$/, "").replaceAll("\0", " ");
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
 }
 
 /** BSD `ps` prints each process's environment after its command (`e`); a mark is a word there. */
-function fromPs(mark: string): ProcessRow[] {
-  const text = execFileSync("ps", ["eww", "-A", "-o", "pid=,ppid=,pgid=,command="], {
+function markedInPs(mark: string): Map<number, string> {
+  const text = execFileSync("ps", ["eww", "-A", "-o", "pid=,command="], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  return text.split("\n").flatMap((line) => {
-    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(line);
-    if (match === null) return [];
-    const rest = match[4] ?? "";
+  const marked = new Map<number, string>();
+  for (const line of text.split("\n")) {
+    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+    const rest = match?.[2] ?? "";
     const at = rest.indexOf(` ${mark}`);
     const after = rest[at + 1 + mark.length];
-    const marked = at >= 0 && (after === undefined || after === " ");
-    const command = rest.slice(0, 80);
-    return [{ pid: Number(match[1]), ppid: Number(match[2]), pgid: Number(match[3]), marked, command }];
-  });
+    if (match !== null && at >= 0 && (after === undefined || after === " ")) {
+      marked.set(Number(match[1]), rest.slice(0, COMMAND_CHARS));
+    }
+  }
+  return marked;
 }
