@@ -200,4 +200,20 @@ describe("readPromptFiles", () => {
     const missing = readPromptFiles(hank, "prompts/nowhere.md", { held: () => "Only in memory." });
     assert.equal(missing.ok && missing.text, "Only in memory.", "a held file need not exist on disk");
   });
+
+  test("a held text reads exactly as the file holding it as UTF-8 would, byte count included", () => {
+    const texts = [
+      "\uFEFFWith a BOM.",
+      "\uFEFF\uFEFFTwo BOMs.",
+      "A lone \uD800 surrogate.",
+      "Été \u{1F600}.",
+    ];
+    for (const [index, text] of texts.entries()) {
+      const ref = `prompts/held-${index}.md`;
+      write(ref, Buffer.from(text, "utf8"));
+      const fromDisk = readPromptFiles(hank, ref);
+      const fromMemory = readPromptFiles(hank, ref, { held: () => text });
+      assert.deepEqual(fromMemory, fromDisk, JSON.stringify(text));
+    }
+  });
 });

@@ -108,27 +108,70 @@ function readOne(
 ): { info: PromptFileInfo; body: string } | null {
   const subject = `${where.field} ${quotePath(where.ref)}`;
   const held = options.base === undefined ? options.held?.(where.ref) : undefined;
-  const bytes =
+  const read =
     held === undefined
-      ? readBytes(hankDir, where, options.base, sink)
-      : { file: path.resolve(hankDir, where.ref), buffer: Buffer.from(held, "utf8") };
-  if (bytes === null) return null;
-  const { file, buffer } = bytes;
+      ? readText(hankDir, where, options.base, sink, subject)
+      : heldText(hankDir, where, held);
+  if (read === null) return null;
+  const { file, text, bytes } = read;
   const note = (issue: ValidationIssue) => sink.warnings.push({ ...issue, file });
-  if (buffer.byteLength > PROMPT_FILE_WARN_BYTES) {
-    const message = `${subject} is larger than 1 MB (${buffer.byteLength} bytes)`;
+  if (bytes > PROMPT_FILE_WARN_BYTES) {
+    const message = `${subject} is larger than 1 MB (${bytes} bytes)`;
     const hint =
       "A prompt this large fills much of the context window; put bulk data in files the agent reads.";
     note(warning("prompt-file-large", where.path, message, hint));
   }
-  const body = stripPrompt(decode(buffer, where, subject, note), where, subject, sink, file);
+  for (const issue of read.decodeIssues) note(issue);
+  const body = stripPrompt(text, where, subject, sink, file);
   if (body === null) return null;
   if (body.text.trim() === "") {
     const hint = "Write the prompt into the file, or stop naming it.";
     note(warning("prompt-file-empty", where.path, `${subject} is empty`, hint));
   }
-  const info = { ref: where.ref, absolutePath: file, bytes: buffer.byteLength, lines: countLines(body.text) };
+  const info = { ref: where.ref, absolutePath: file, bytes, lines: countLines(body.text) };
   return { info: body.metadata === undefined ? info : { ...info, metadata: body.metadata }, body: body.text };
+}
+
+/** A prompt file's text: where it is, its size in bytes, and the warnings decoding it drew. */
+interface PromptText {
+  readonly file: string;
+  readonly text: string;
+  readonly bytes: number;
+  readonly decodeIssues: readonly ValidationIssue[];
+}
+
+/** A file read from disk and decoded; null (with a problem pushed) when it cannot be read. */
+function readText(
+  hankDir: string,
+  where: Where,
+  base: string | undefined,
+  sink: Sink,
+  subject: string,
+): PromptText | null {
+  const read = readBytes(hankDir, where, base, sink);
+  if (read === null) return null;
+  const decodeIssues: ValidationIssue[] = [];
+  const text = decode(read.buffer, where, subject, (issue) => decodeIssues.push(issue));
+  return { file: read.file, text, bytes: read.buffer.byteLength, decodeIssues };
+}
+
+/**
+ * A held file: the text that writing it as UTF-8 and reading it back would give (lone surrogates
+ * become U+FFFD, as the encoder makes them; a leading BOM goes, as the decoder drops it, and then
+ * `decode` drops one more), without the round trip, which a `loop()` step would pay on every start.
+ */
+function heldText(hankDir: string, where: Where, held: string): PromptText {
+  const text = held.toWellFormed();
+  return {
+    file: path.resolve(hankDir, where.ref),
+    text: withoutBom(withoutBom(text)),
+    bytes: Buffer.byteLength(text, "utf8"),
+    decodeIssues: [],
+  };
+}
+
+function withoutBom(text: string): string {
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
 }
 
 /** The ref checked against the contract, then read; null (with a problem pushed) when either fails. */
@@ -180,7 +223,7 @@ function decode(
     );
     text = buffer.toString("utf8");
   }
-  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+  return withoutBom(text);
 }
 
 /** Frontmatter, then comments, then trailing whitespace; null when the frontmatter is broken. */

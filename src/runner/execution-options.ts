@@ -2,6 +2,7 @@ import type { Checkpointer } from "../checkpoint/index.ts";
 import type { EventListener, LoopStopPredicate } from "../engine/index.ts";
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { ValidationIssue } from "../hank/issues.ts";
+import type { HeldPrompts } from "../hank/prompt.ts";
 import type { ValidationReport } from "../hank/validate/index.ts";
 import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { RunState } from "../journal/index.ts";
@@ -70,6 +71,11 @@ export interface ExecutionOptions {
    * only these tools, and a harness that cannot restrict tools refuses the session. Not a hank field.
    */
   readonly codonTools?: Readonly<Record<string, ToolSettings>>;
+  /**
+   * Prompt files the caller holds in memory (a durable `loop()`'s step inputs, which it also writes to
+   * their files): read from here instead of the disk. Not a hank field.
+   */
+  readonly heldPrompts?: HeldPrompts;
   /** Called inline after every journaled event (the progress printer); must be fast. */
   readonly listeners?: readonly EventListener[];
   /**

@@ -120,6 +120,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
         continueOwnSession: run.options.continueOwnSession,
       }),
       ...(run.options.codonTools !== undefined && { codonTools: run.options.codonTools }),
+      ...(run.options.heldPrompts !== undefined && { heldPrompts: run.options.heldPrompts }),
       clock: run.clock,
       newId: runNewId,
       sink,

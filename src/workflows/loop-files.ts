@@ -21,8 +21,8 @@ export interface LoopFiles {
   readonly hankPath: string;
   /** Replaces a step's input, read by the runtime when the step starts. */
   writeInput(step: LoopStep, text: string): void;
-  /** With `holdInputs`: the inputs, for the runtime to read instead of their files. */
-  readonly held?: HeldPrompts;
+  /** The inputs written so far, for the runtime to read instead of their files. */
+  readonly held: HeldPrompts;
 }
 
 /**
@@ -31,9 +31,10 @@ export interface LoopFiles {
  * per step. The inputs are placeholders here: each is written just before its step starts, from the
  * journal (see `StepRelay`).
  *
- * With `holdInputs` (a transient loop: nothing of it outlives the process), an input is kept in memory
- * instead of its file and handed to the runtime through `held`, which reads it exactly as it would
- * read the file; a step then costs no file write and no file read.
+ * Every input is handed to the runtime through `held`, which reads it exactly as it would read the
+ * file, so no step reads its input back from disk. With `holdInputs` (a transient loop: nothing of it
+ * outlives the process) the file is not written either; a durable loop writes it, so that its
+ * directory shows what each step was given.
  */
 export function layOutLoopFiles(hankDir: string, loop: LoopHank, holdInputs = false): LoopFiles {
   mkdirSync(join(hankDir, "prompts"), { recursive: true });
@@ -44,19 +45,18 @@ export function layOutLoopFiles(hankDir: string, loop: LoopHank, holdInputs = fa
     const path = join(hankDir, step.promptFile);
     if (!existsSync(path)) writeFileSync(path, "");
   }
-  if (holdInputs) {
-    const inputs = new Map<string, string>();
-    return {
-      hankDir,
-      hankPath,
-      writeInput: (step, text) => inputs.set(step.promptFile, promptText(text)),
-      held: (ref) => inputs.get(ref),
-    };
-  }
+  // The runtime reads each input from memory; a durable loop also writes it to its file, where a
+  // person inspecting the directory finds it, but never reads it back (the text is the same).
+  const inputs = new Map<string, string>();
   return {
     hankDir,
     hankPath,
-    writeInput: (step, text) => rewriteFile(join(hankDir, step.promptFile), promptText(text)),
+    writeInput: (step, text) => {
+      const content = promptText(text);
+      if (!holdInputs) rewriteFile(join(hankDir, step.promptFile), content);
+      inputs.set(step.promptFile, content);
+    },
+    held: (ref) => inputs.get(ref),
   };
 }
 

@@ -128,7 +128,7 @@ describe("a loop's step inputs", () => {
     input: "Go.",
   });
 
-  it("go to the step's file in a durable loop, and stay in memory in a transient one", () => {
+  it("go to the step's file in a durable loop, and stay in memory in a transient one; both are held", () => {
     const dir = mkdtempSync(join(tmpdir(), "hankweave-loop-files-"));
     try {
       const loop = buildLoopHank(options, true);
@@ -140,7 +140,7 @@ describe("a loop's step inputs", () => {
         readFileSync(join(dir, "durable", coder.promptFile), "utf8"),
         "\n---\nA rule, not front matter.",
       );
-      assert.equal(durable.held, undefined);
+      assert.equal(durable.held(coder.promptFile), "\n---\nA rule, not front matter.", "not read back");
 
       const transient = layOutLoopFiles(join(dir, "transient"), loop, true);
       transient.writeInput(coder, "---\nA rule, not front matter.");
@@ -149,8 +149,8 @@ describe("a loop's step inputs", () => {
         "",
         "the file stays a placeholder",
       );
-      assert.equal(transient.held?.(coder.promptFile), "\n---\nA rule, not front matter.");
-      assert.equal(transient.held?.("prompts/other.md"), undefined);
+      assert.equal(transient.held(coder.promptFile), "\n---\nA rule, not front matter.");
+      assert.equal(transient.held("prompts/other.md"), undefined);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

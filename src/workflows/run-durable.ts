@@ -45,6 +45,7 @@ export async function runDurable(options: CheckedLoopOptions, where: string): Pr
     ...(options.lifetime === "workflow" && { continueOwnSession: loop.steps.map((step) => step.configId) }),
     ...(loop.codonTools !== undefined && { codonTools: loop.codonTools }),
     listeners: [relay.listener],
+    heldPrompts: files.held,
     runtime: { version: "library", argv: ["loop()"] },
   });
   if (options.onEvent !== undefined) handle.events.subscribe(options.onEvent, { name: "onEvent" });

@@ -109,7 +109,7 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
       continueOwnSession: prepared.loop.steps.map((s) => s.configId),
     }),
     ...(prepared.loop.codonTools !== undefined && { codonTools: prepared.loop.codonTools }),
-    ...(prepared.files.held !== undefined && { heldPrompts: prepared.files.held }),
+    heldPrompts: prepared.files.held,
     clock,
     newId: randomUUID,
     sink,

@@ -24,6 +24,7 @@ function relay(): { relay: StepRelay; written: string[] } {
     hankDir: "/unused",
     hankPath: "/unused/hank.json",
     writeInput: (step, text) => written.push(`${step.configId}: ${text}`),
+    held: () => undefined,
   };
   return { relay: new StepRelay({ loop, files, input: options.input }), written };
 }
