@@ -61,7 +61,9 @@ export class RunInbox {
       if (!this.#paused) return { kind: "next" };
       if (!announced) {
         const before = view.next === undefined ? "" : ` before codon ${view.next.runtimeId}`;
-        this.idle(`Run paused${before}. Send resume to continue.`);
+        // Paused before this run ran anything (`--no-autostart`): the reference's `startup` idle.
+        const reason = view.lastRun === undefined ? "startup" : "codon-completed";
+        this.idle(`Run paused${before}. Send resume to continue.`, reason);
         announced = true;
       }
       await this.control.waitForChange(this.signal);
@@ -186,8 +188,8 @@ export class RunInbox {
     });
   }
 
-  private idle(message: string): void {
-    this.sink.emit("server.idle", { reason: "codon-completed", message });
+  private idle(message: string, reason: "startup" | "codon-completed" = "codon-completed"): void {
+    this.sink.emit("server.idle", { reason, message });
   }
 }
 

@@ -42,14 +42,14 @@ describe("--no-autostart and --idle-timeout", () => {
     const { url, exit, err } = await serve("paused", []);
     const steering = await connectClient({ url, mode: "readandwrite" });
     const seen: string[] = [];
-    const idle = new Promise<void>((resolve) => {
+    const idle = new Promise<unknown>((resolve) => {
       steering.onFrame((frame) => {
         const type = eventType(frame);
         if (type !== undefined) seen.push(type);
-        if (type === "server.idle") resolve();
+        if (frame.kind === "event" && frame.event.type === "server.idle") resolve(frame.event.data.reason);
       });
     });
-    await idle;
+    assert.equal(await idle, "startup", "the reference's reason for a run waiting before its start");
     assert.equal(seen.includes("codon.started"), false);
     steering.send("codon.next");
     assert.equal(await exit, 0, err());
