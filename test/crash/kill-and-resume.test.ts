@@ -16,8 +16,8 @@ import { applyRebuild, checkCancelled } from "./kill-steps.ts";
  * and is signalled at a chosen point, then run again with the same command. Each chain signals one
  * execution several times at later and later points, so every rerun first recovers the previous
  * interruption; the last rerun must complete. SIGKILL chains kill the whole process group (a dying
- * machine); one chain sends SIGINT (Ctrl-C) instead, once with a forced second Ctrl-C; one kills three
- * times in a row inside recovery. After every signal the journal and the snapshot are checked; at the
+ * machine); one chain sends SIGINT (Ctrl-C) instead, once with a forced second Ctrl-C; one kills six
+ * times in a row: mid-codon, four times inside recovery, then mid-codon again. After every signal the journal and the snapshot are checked; at the
  * end every invariant, and the workspace and each checkpoint are byte for byte those of an
  * uninterrupted run (crash-invariants.ts).
  */
