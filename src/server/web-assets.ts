@@ -77,15 +77,16 @@ export function serveWebAsset(
     return true;
   }
   const name = url.pathname.slice("/ui/".length);
-  const isPage = name === "" || name === "index.html";
-  if (isPage) {
+  const isFacePage = name === "" || name === "index.html";
+  // Every page, this face's or another built one asked for by name, follows the page rule.
+  if (isFacePage || name.endsWith(".html")) {
     const verdict = options.admitPage(request);
     if (!verdict.ok) {
       sendJson(response, verdict.status, { error: verdict.message });
       return true;
     }
   }
-  sendFile(response, options, isPage ? `${options.face}.html` : name, request.method === "HEAD");
+  sendFile(response, options, isFacePage ? `${options.face}.html` : name, request.method === "HEAD");
   return true;
 }
 

@@ -70,6 +70,9 @@ describe("web: serving the app", () => {
         401,
         "the page needs the token when the server has one",
       );
+      for (const page of ["execution.html", "loops.html"]) {
+        assert.equal((await get(`${base}/ui/${page}`)).status, 401, `${page}: a page asked for by name too`);
+      }
       const page = await get(`${base}/ui/?token=${token}`);
       assert.equal(page.status, 200);
       assert.equal(page.type, "text/html; charset=utf-8");
