@@ -2,8 +2,8 @@ import type { Codon, HankFile, Loop } from "../hank/schema/index.ts";
 import type { CodonRecord } from "../journal/index.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import { loopOf } from "../plan/index.ts";
-import type { BudgetChild, CodonLimits } from "./budget/index.ts";
-import { resolveCodonBudget } from "./budget/index.ts";
+import type { BudgetChild, CeilingValues, CodonLimits } from "./budget/index.ts";
+import { effectiveCeiling, formatUsd, reachedUsd, resolveCodonBudget, sumUsd } from "./budget/index.ts";
 import { LoopLedger, type LoopSpend, spentOf } from "./budget/loop-ledger.ts";
 import type { EngineOptions } from "./engine-types.ts";
 import type { EventSink } from "./event-sink.ts";
@@ -44,28 +44,82 @@ export function resolveLimits(
   const loop = loopOf(hank, entry);
   if (hasNoBudget(hank, codon, loop, options)) return { onExceeded: "complete" };
   const records = (id: string): CodonRecord | undefined => spend.codon(id);
-  const loopSpend = (topIndex: number, item: Loop): LoopSpend =>
-    ledger.spend({
-      topIndex,
-      entries: plan.entries,
-      currentId: entry.runtimeId,
-      record: records,
-      capAt: (position) => item.codons[position]?.budget?.maxDollars,
-    });
-  const cli = {
-    ...(options.maxCostUsd !== undefined && { maxDollars: options.maxCostUsd }),
-    ...(options.maxTimeSeconds !== undefined && { maxTimeSeconds: options.maxTimeSeconds }),
-  };
+  const cli = cliCeiling(options);
   return resolveCodonBudget({
     codon: codon.budget,
     hank: {
       budget: hank.overrides?.budget,
-      ...(Object.keys(cli).length > 0 && { cli }),
-      children: hankChildren(hank, entry, records, loopSpend),
+      ...(cli !== undefined && { cli }),
+      children: hankChildren(hank, entry, records, loopSpendOf(plan, entry, spend, ledger)),
       elapsedSeconds: spend.state().totals.durationMs / 1000,
     },
-    ...(loop !== undefined && { loop: loopInput(loop, entry, records, loopSpend(entry.topIndex, loop)) }),
+    ...(loop !== undefined && {
+      loop: loopInput(loop, entry, records, loopSpendOf(plan, entry, spend, ledger)(entry.topIndex, loop)),
+    }),
   });
+}
+
+/**
+ * Why no codon may start any more: the run's dollar or time ceiling (`--max-cost` / `--max-time`, else
+ * the hank's `overrides.budget`) is used up, counted as budget resolution counts it (every codon and
+ * loop of the hank, earlier attempts and runs included). Undefined while something is left. Without
+ * this a codon would start with nothing to spend and be stopped at its first billed message.
+ */
+export function spentCeiling(
+  hank: HankFile,
+  plan: ExecutionPlan,
+  next: PlannedCodon,
+  spend: SpendRecords,
+  options: EngineOptions,
+  ledger: LoopLedger,
+): string | undefined {
+  const { maxDollars, maxTimeSeconds } = effectiveCeiling({
+    hank: hank.overrides?.budget,
+    cli: cliCeiling(options),
+  });
+  if (maxDollars !== undefined) {
+    const children = hankChildren(
+      hank,
+      next,
+      (id) => spend.codon(id),
+      loopSpendOf(plan, next, spend, ledger),
+    );
+    const spent = sumUsd(children.map((child) => child.spentDollars));
+    if (reachedUsd(spent, maxDollars)) {
+      return `the run's budget of ${formatUsd(maxDollars)} is spent (${formatUsd(spent)})`;
+    }
+  }
+  if (maxTimeSeconds === undefined) return undefined;
+  const elapsedSeconds = spend.state().totals.durationMs / 1000;
+  return elapsedSeconds >= maxTimeSeconds
+    ? `the run's time budget of ${maxTimeSeconds} s is used up (${elapsedSeconds.toFixed(1)} s)`
+    : undefined;
+}
+
+/** `--max-cost` and `--max-time` as a ceiling source; undefined when neither is given. */
+function cliCeiling(options: EngineOptions): CeilingValues | undefined {
+  if (options.maxCostUsd === undefined && options.maxTimeSeconds === undefined) return undefined;
+  return {
+    ...(options.maxCostUsd !== undefined && { maxDollars: options.maxCostUsd }),
+    ...(options.maxTimeSeconds !== undefined && { maxTimeSeconds: options.maxTimeSeconds }),
+  };
+}
+
+/** A loop's spend so far, through the run's ledger, with `entry` as the current execution. */
+function loopSpendOf(
+  plan: ExecutionPlan,
+  entry: PlannedCodon,
+  spend: SpendRecords,
+  ledger: LoopLedger,
+): (topIndex: number, item: Loop) => LoopSpend {
+  return (topIndex, item) =>
+    ledger.spend({
+      topIndex,
+      entries: plan.entries,
+      currentId: entry.runtimeId,
+      record: (id) => spend.codon(id),
+      capAt: (position) => item.codons[position]?.budget?.maxDollars,
+    });
 }
 
 function hankChildren(

@@ -78,6 +78,28 @@ describe("classifyAttemptEnd", () => {
     assert.equal(end.endReasons.codon, "error");
   });
 
+  it("never turns a failure the agent ended with into a budget completion", () => {
+    // Only the reading taken after the session ended reached the limit: no stop cause was set.
+    const reason = { type: "api-error", retriable: false, message: "credit balance too low" } as const;
+    const outcome: SessionOutcome = {
+      kind: "failed",
+      reason,
+      sessionEstablished: true,
+      layers: { ...LAYERS, stream: "error", turn: "error" },
+      totals: TOTALS,
+    };
+    const exceeded = {
+      currency: "duration",
+      limit: 1,
+      used: 1,
+      message: "Duration 1.0s exceeded limit 1s",
+    } as const;
+    const end = classify({ sessions: sessions(outcome, { exceeded }) });
+    assert.equal(end.kind === "failure" && end.reason, reason);
+    assert.deepEqual(end.budgetExceeded, exceeded, "recorded, without changing how the codon ended");
+    assert.equal(end.endReasons.codon, "error");
+  });
+
   it("the engine's own stops come first: an idle timeout is a retriable timeout, killed", () => {
     const completed: SessionOutcome = { kind: "completed", layers: LAYERS, totals: TOTALS };
     const end = classify({ sessions: sessions(completed, { stopCause: "idle-timeout" }) });

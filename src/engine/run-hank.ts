@@ -12,6 +12,7 @@ import {
 import { runAgentEnv } from "../workspace/agent-env.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
 import { LoopLedger } from "./budget/loop-ledger.ts";
+import { spentCeiling } from "./budget-input.ts";
 import { askCallerRules } from "./caller-stop.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
@@ -111,7 +112,7 @@ class RunDriver {
       case "next": {
         const entry = this.nextEntry();
         if (entry === undefined) return { status: "completed", message: completionMessage(this.deps.sink) };
-        return this.runEntry(entry);
+        return this.ceilingEnding(entry) ?? this.runEntry(entry);
       }
     }
   }
@@ -127,6 +128,23 @@ class RunDriver {
     while (index < entries.length && this.finished.has(entries[index]?.runtimeId ?? "")) index += 1;
     this.cursor = index;
     return entries[index] ?? nextCodon(this.plan, this.finished);
+  }
+
+  /**
+   * The run's ceiling is used up: the next codon does not start (it could only be stopped at its first
+   * billed message). The run fails, so a script does not take the unfinished work for done; the same
+   * command with a higher ceiling continues from this codon.
+   */
+  private ceilingEnding(next: PlannedCodon): Ending | undefined {
+    const { hank, options } = this.input;
+    const spent = spentCeiling(hank, this.plan, next, this.deps.sink, options, this.budgetLedger);
+    if (spent === undefined) return undefined;
+    const left = this.plan.entries.filter((entry) => !this.finished.has(entry.runtimeId)).length;
+    const others = left > 1 ? ` and ${left - 1} more planned` : "";
+    return {
+      status: "failed",
+      message: `Budget reached: ${spent}; codon ${next.runtimeId}${others} not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.`,
+    };
   }
 
   /** Makes a planned codon unfinished again (redo, start), so it runs and the cursor can find it. */

@@ -191,6 +191,32 @@ describe("other limits", () => {
     );
   });
 
+  it("a spent ceiling starts no further codon: the run fails saying so, and a higher one continues", async (t) => {
+    const hank = hankOf(
+      [scriptedCodon("a", spend(0.6)), scriptedCodon("b", spend(0.6)), scriptedCodon("c", "@write c.txt c")],
+      { overrides: { budget: { maxDollars: 5 } } },
+    );
+    const first = await runHankForTest({ hank, options: { maxCostUsd: 1 } });
+    t.after(first.remove);
+    assert.deepEqual(lifecycle(first.events), ["started a", "completed a ok", "started b", "completed b ok"]);
+    assert.deepEqual(
+      { status: first.result.status, exitCode: first.result.exitCode, message: first.result.message },
+      {
+        status: "failed",
+        exitCode: 1,
+        message:
+          "Budget reached: the run's budget of $1.0000 is spent ($1.2000); codon c not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.",
+      },
+    );
+    assert.equal(existsSync(join(first.agentRoot, "c.txt")), false);
+    const again = await runHankForTest({ hank, continueFrom: first, options: { maxCostUsd: 1 } });
+    assert.deepEqual(lifecycle(again.events), [], "still spent: nothing starts on a resume");
+    assert.equal(again.result.status, "failed");
+    const raised = await runHankForTest({ hank, continueFrom: again, options: { maxCostUsd: 2 } });
+    assert.deepEqual(lifecycle(raised.events), ["started c", "completed c ok"]);
+    assert.equal(raised.result.status, "completed");
+  });
+
   it("--max-cost replaces the hank's dollar ceiling", async (t) => {
     const run = await runHankForTest({
       hank: hankOf([scriptedCodon("a", `${spend(1.5, 1)}\n@sleep 10`)], {

@@ -80,7 +80,7 @@ describe("the hank's time budget", () => {
     return running.done;
   }
 
-  it("gives each codon what is left, and stops the codon that reaches it", async (t) => {
+  it("gives each codon what is left, stops the codon that reaches it, and starts none after it", async (t) => {
     const run = await spendHankTime("@say c");
     t.after(run.remove);
     const rows = run.data("budget.summary")[0]?.rows ?? [];
@@ -89,42 +89,34 @@ describe("the hank's time budget", () => {
       [
         ["a", "completed", 5, 3],
         ["b", "exceeded", 2, 2],
-        ["c", "exceeded", 0, 0],
       ],
     );
-    const [, b, c] = run.data("codon.completed");
+    const [, b] = run.data("codon.completed");
     assert.deepEqual(b?.endReasons, STOPPED);
-    // c starts with nothing left: its first usage report reaches the limit and the engine stops it.
-    assert.deepEqual(
-      { exitStatus: c?.exitStatus, codonEnd: c?.endReasons?.codon, budgetExceeded: c?.budgetExceeded },
-      {
-        exitStatus: { type: "none" },
-        codonEnd: "aborted",
-        budgetExceeded: { currency: "duration", limit: 0, used: 0 },
-      },
+    // c would start with nothing left, only to be stopped at its first usage report: it does not start.
+    assert.deepEqual(lifecycle(run.events).slice(-2), ["started b", "completed b ok"]);
+    assert.match(
+      run.result.message,
+      /^Budget reached: the run's time budget of 5 s is used up \(5\.0 s\); codon c not started/,
     );
-    assert.equal(run.result.exitCode, 0);
+    assert.equal(run.result.exitCode, 1);
   });
 
-  it("never turns a failure the agent ended with into a budget completion", async (t) => {
-    // c fails before any usage report; only the reading taken after its end reaches the (zero) limit.
-    const run = await spendHankTime("@fail Your credit balance is too low");
-    t.after(run.remove);
-    assert.deepEqual(lifecycle(run.events).slice(-2), ["started c", "completed c failed"]);
-    const c = run.data("codon.completed")[2];
-    assert.deepEqual(
-      {
-        failureReason: c?.failureReason?.message,
-        exitStatus: c?.exitStatus,
-        codonEnd: c?.endReasons?.codon,
-        budgetExceeded: c?.budgetExceeded,
-      },
-      {
-        failureReason: "API billing/usage error: Your credit balance is too low",
-        exitStatus: { type: "error", code: 1 },
-        codonEnd: "error",
-        budgetExceeded: { currency: "duration", limit: 0, used: 0 },
-      },
+  it("a spent run time ceiling starts no further codon", async (t) => {
+    const running = startHankForTest({
+      hank: hankOf([scriptedCodon("a", "@say started\n@sleep 600000"), scriptedCodon("b", "@say b")]),
+      options: { maxTimeSeconds: 2 },
+    });
+    t.after(running.remove);
+    await running.waitForEvent("assistant.action");
+    await running.clock.nextTimer((timer) => timer.delayMs === 600_000);
+    running.clock.advance(2000);
+    const run = await running.done;
+    assert.deepEqual(lifecycle(run.events), ["started a", "completed a ok"]);
+    assert.equal(run.data("codon.completed")[0]?.budgetExceeded?.currency, "duration");
+    assert.equal(
+      run.result.message,
+      "Budget reached: the run's time budget of 2 s is used up (2.0 s); codon b not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.",
     );
     assert.equal(run.result.exitCode, 1);
   });
