@@ -44,6 +44,17 @@ function sessions(
   return result;
 }
 
+/** A session the agent ended with a failure of its own, after it was established. */
+function failedSession(reason: Extract<SessionOutcome, { kind: "failed" }>["reason"]): SessionOutcome {
+  return {
+    kind: "failed",
+    reason,
+    sessionEstablished: true,
+    layers: { ...LAYERS, stream: "error", turn: "error" },
+    totals: TOTALS,
+  };
+}
+
 function classify(input: Partial<AttemptEndInput> & Pick<AttemptEndInput, "sessions">) {
   return classifyAttemptEnd({ limits: LIMITS, terminateOn: undefined, durationMs: 1200, ...input });
 }
@@ -65,13 +76,7 @@ describe("classifyAttemptEnd", () => {
 
   it("a failed session keeps its result too, and fails with the session's reason", () => {
     const reason = { type: "api-error", retriable: true, message: "500" } as const;
-    const outcome: SessionOutcome = {
-      kind: "failed",
-      reason,
-      sessionEstablished: true,
-      layers: { ...LAYERS, stream: "error", turn: "error" },
-      totals: TOTALS,
-    };
+    const outcome = failedSession(reason);
     const end = classify({ sessions: sessions(outcome) });
     assert.equal(end.kind === "failure" && end.reason, reason);
     assert.equal(end.result?.text, "Done.");
@@ -81,13 +86,7 @@ describe("classifyAttemptEnd", () => {
   it("never turns a failure the agent ended with into a budget completion", () => {
     // Only the reading taken after the session ended reached the limit: no stop cause was set.
     const reason = { type: "api-error", retriable: false, message: "credit balance too low" } as const;
-    const outcome: SessionOutcome = {
-      kind: "failed",
-      reason,
-      sessionEstablished: true,
-      layers: { ...LAYERS, stream: "error", turn: "error" },
-      totals: TOTALS,
-    };
+    const outcome = failedSession(reason);
     const exceeded = {
       currency: "duration",
       limit: 1,
