@@ -7,6 +7,7 @@
 export { runtimeIdCollisions } from "../hank/validate/runtime-id-collisions.ts";
 export type { ParsedRuntimeId } from "../util/runtime-id.ts";
 export { parseRuntimeId, runtimeIdOf } from "../util/runtime-id.ts";
+export { addNewTopLevelItems, loopsWithChangedBody } from "./add-new-items.ts";
 export { applyDecision } from "./apply-decision.ts";
 export { buildPlan, iterationEntries } from "./build-plan.ts";
 export type { FinishedIds } from "./cursor.ts";

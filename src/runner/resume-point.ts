@@ -4,9 +4,11 @@ import type { JournaledEvent, LoadedRunState, RunState } from "../journal/index.
 import { finishedCodonIds, readSince, startsFresh } from "../journal/index.ts";
 import type { ExecutionPlan, LoopReport } from "../plan/index.ts";
 import {
+  addNewTopLevelItems,
   buildPlan,
   isPlanFinished,
   loopReportOf,
+  loopsWithChangedBody,
   nextIteration,
   parseExecutionPlan,
   reopenLoop,
@@ -70,7 +72,9 @@ export async function resumePoint(
   const parsed = parseExecutionPlan(await recoverPlan(hank, loaded, journalPath));
   if (!parsed.ok)
     return { kind: "invalid", message: `The saved execution plan is unreadable: ${parsed.message}` };
-  const missing = unresolvedEntries(hank, parsed.plan.entries);
+  // A hank edited since (the change accepted): new top-level codons and loops join the plan.
+  const carried = addNewTopLevelItems(hank, parsed.plan, finishedCodonIds(state));
+  const missing = unresolvedEntries(hank, carried.entries);
   if (missing.length > 0) {
     return {
       kind: "invalid",
@@ -78,11 +82,18 @@ export async function resumePoint(
     };
   }
   // A loop that ended on a codon's failure is reopened: that codon runs again and the loop carries on.
-  let plan = parsed.plan;
+  let plan = carried;
   for (const [loopId, status] of Object.entries(plan.loops)) {
     if (status.endCause === "failure") plan = reopenLoop(plan, loopId);
   }
   plan = continueRaisedLimits(hank, plan);
+  const reshaped = loopsWithChangedBody(hank, plan);
+  if (reshaped.length > 0) {
+    return {
+      kind: "invalid",
+      message: `The body of loop ${reshaped.join(", ")} changed since this execution planned it (codons added, removed or moved); an execution keeps the loop body it planned. Restore the loop's codons, or use --start-new to run the edited hank fresh.`,
+    };
+  }
   if (isPlanFinished(plan, finishedCodonIds(state))) return { kind: "done", plan };
   return { kind: "continue", plan };
 }

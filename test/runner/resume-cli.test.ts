@@ -13,7 +13,8 @@ import { codon, sandbox, writeHank } from "../workspace/support.ts";
  * how to resume; that command, run as printed from another directory, finishes the execution and
  * prints no resume line. The execution is the hank file's and the data's together: another hank file
  * on the same data gets its own; an edited hank at the same path fails closed naming the codons it
- * added and removed; raising a loop's limit on the finished execution runs the extra iterations.
+ * added and removed; raising a loop's limit on the finished execution runs the extra iterations, and
+ * codons added to its hank run once the change is accepted (`-y`).
  */
 
 /** Every codon checkpoints the whole workspace, so an interrupted one restarts clean. */
@@ -97,11 +98,29 @@ describe("resume just works", () => {
     assert.equal(raised.status, 0, raised.stderr);
     assert.match(raised.stderr, /> x#2: X/);
     assert.match(raised.stderr, /> x#3: X/);
+    assert.equal(originalTrail(), "a\nx\nx\nc\nx\nx\n");
+  });
+
+  it("runs the codons added to a finished execution's hank once the change is accepted", () => {
+    const early = codon("early", "@append trail.txt early", ALL);
+    const last = codon("e", "@append trail.txt e", ALL);
+    writeHank(hankDir, [codon("a", "@append trail.txt a", ALL), early, ...body(4).slice(1), last]);
+    const asked = cli([hankDir, dataDir, "--headless"]);
+    assert.equal(asked.status, 1);
+    assert.match(asked.stderr, /Codons added: early, e\./);
+    const accepted = cli([hankDir, dataDir, "--headless", "-y"]);
+    assert.equal(accepted.status, 0, accepted.stderr);
+    assert.doesNotMatch(accepted.stderr, /nothing to do/);
+    assert.equal(originalTrail(), "a\nx\nx\nc\nx\nx\nearly\ne\n", "the new codons ran, nothing else again");
+  });
+
+  /** The trail of the execution of hank.json (not hank-fast.json) on the data. */
+  function originalTrail(): string {
     const original = readdirSync(box.executions)
       .map((name) => join(box.executions, name))
       .find((dir) =>
         readFileSync(join(dir, ".hankweave", "execution-meta.json"), "utf8").includes('hank.json"'),
       );
-    assert.equal(readFileSync(join(original ?? "", "agentRoot", "trail.txt"), "utf8"), "a\nx\nx\nc\nx\nx\n");
-  });
+    return readFileSync(join(original ?? "", "agentRoot", "trail.txt"), "utf8");
+  }
 });
