@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { loop } from "./loop.ts";
 import { checkLoopOptions, DEFAULT_MAX_ITERATIONS } from "./loop-options.ts";
@@ -52,6 +55,20 @@ describe("loop() arguments", () => {
     ];
     for (const [options, names] of cases) {
       assert.deepEqual(await rejected(() => loop(options as never)), names, JSON.stringify(options));
+    }
+  });
+
+  it("refuses a durable directory inside cwd before writing anything", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "hankweave-loop-cwd-"));
+    try {
+      const dir = join(cwd, "state");
+      const options = { steps: [coder], input: "go", cwd, durable: { dir } };
+      assert.deepEqual(await rejected(() => loop(options)), ["options.durable.dir"]);
+      assert.deepEqual(readdirSync(cwd), [], "nothing written into cwd");
+      const outside = checkLoopOptions({ ...options, durable: { dir: `${cwd}-state` } });
+      assert.equal(outside.durable?.dir, `${cwd}-state`, "a sibling whose name starts the same is outside");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
     }
   });
 

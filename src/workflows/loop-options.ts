@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
 import type { JournaledEvent } from "../events/index.ts";
 import type { JsonPath } from "../hank/issues.ts";
@@ -139,7 +139,11 @@ export function checkLoopOptions(options: unknown, where = "loop()"): CheckedLoo
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) throw new WorkflowArgumentError(where, issuesOf("options", parsed.error, fixOf));
   const value = parsed.data;
-  const issues = [...duplicateAgents(value.steps, value.lifetime ?? "task"), ...missingDirectory(value.cwd)];
+  const issues = [
+    ...duplicateAgents(value.steps, value.lifetime ?? "task"),
+    ...missingDirectory(value.cwd),
+    ...durableInsideCwd(value.cwd, value.durable?.dir),
+  ];
   if (issues.length > 0) throw new WorkflowArgumentError(where, issues);
   return {
     steps: value.steps,
@@ -190,6 +194,34 @@ function duplicateAgents(steps: readonly { readonly name: string }[], lifetime: 
       });
   }
   return issues;
+}
+
+/**
+ * A durable directory inside `cwd` would put the loop's own files (its hank, inputs, journal and
+ * workspace) into the data the agents read, so the data would change under every step; refused before
+ * anything is written.
+ */
+function durableInsideCwd(cwd: string | undefined, dir: string | undefined): ArgumentIssue[] {
+  if (cwd === undefined || dir === undefined) return [];
+  const target = resolve(dir);
+  const roots = new Set([resolve(cwd), realPathOr(resolve(cwd))]);
+  const inside = [...roots].some((root) => target === root || target.startsWith(`${root}${sep}`));
+  if (!inside) return [];
+  return [
+    {
+      argument: "options.durable.dir",
+      message: `${target} is inside options.cwd (${resolve(cwd)}), which the agents read as their data: the loop's own files would change it.`,
+      fix: `Choose a directory outside cwd, e.g. ${join(dirname(resolve(cwd)), `${basename(resolve(cwd))}-loop`)}.`,
+    },
+  ];
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function missingDirectory(cwd: string | undefined): ArgumentIssue[] {

@@ -1,3 +1,4 @@
+import { roundUsd } from "../engine/budget/index.ts";
 import type { CodonResult } from "../engine/index.ts";
 import type { CodonRecord } from "../journal/index.ts";
 import type { LoopStep } from "./loop-hank.ts";
@@ -17,7 +18,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-    costUsd: a.costUsd + b.costUsd,
+    costUsd: roundUsd(a.costUsd + b.costUsd),
   };
 }
 
@@ -76,7 +77,7 @@ export function recordedResult(
       outputTokens: record.tokens.output,
       cacheReadTokens: record.tokens.cacheRead,
       cacheWriteTokens: record.tokens.cacheCreation,
-      costUsd: record.cost + record.runningCost,
+      costUsd: roundUsd(record.cost + record.runningCost),
     },
     ok: error === undefined,
     ...(error !== undefined && { error }),
@@ -120,8 +121,13 @@ function errorOf(record: CodonRecord, timeoutSeconds: number | undefined): StepE
   return { kind: "interrupted", message: `The step did not finish (status ${record.status}).` };
 }
 
+/**
+ * What the step used against what was left of the budget when it started (the limit the runtime gave
+ * it), not against the whole budget, which earlier steps shared.
+ */
 function budgetText(exceeded: NonNullable<CodonRecord["budgetExceeded"]>): string {
   const unit = exceeded.currency === "cost" ? "$" : exceeded.currency === "duration" ? "s" : " tokens";
-  const show = (n: number) => (unit === "$" ? `$${n}` : `${n}${unit}`);
-  return `${exceeded.currency} ${show(exceeded.used)} of ${show(exceeded.limit)}.`;
+  const show = (n: number) => (unit === "$" ? `$${roundUsd(n)}` : `${n}${unit}`);
+  const used = exceeded.currency === "cost" ? "spent" : exceeded.currency === "duration" ? "ran" : "used";
+  return `the step ${used} ${show(exceeded.used)} (${exceeded.currency}) where ${show(exceeded.limit)} of it was left.`;
 }

@@ -121,6 +121,11 @@ describe("loop(): how a loop ends when something goes wrong", () => {
       error: "budget",
       steps: ["coder#0:ok", "reviewer#0:budget"],
     });
+    assert.equal(
+      result.error?.message,
+      "The workflow's budget ran out during this step: the step spent $0.6 (cost) where $0.4 of it was left.",
+    );
+    assert.equal(result.usage.costUsd, 1.2, "summed without float noise");
   });
 
   it("a token budget ends the loop after the step that reaches it", async () => {
