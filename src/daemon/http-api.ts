@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { COMMAND_TYPES, type LoopCommandType, type LoopStore } from "../loops/index.ts";
+import { COMMAND_TYPES, type LoopCommandType, type LoopStore, refusalNow } from "../loops/index.ts";
 import { BUILTIN_CEILINGS, BUILTIN_DEFAULTS, type LimitConfig } from "../loops/model/limits.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "../server/web-assets.ts";
 import type { Clock } from "../util/clock.ts";
@@ -163,23 +163,26 @@ async function command(
   response: ServerResponse,
 ): Promise<void> {
   const body = await readJson(request);
-  const type = body?.type;
+  if (body === undefined) return send(response, 400, { error: "the body must be a JSON object" });
+  const type = body.type;
   if (typeof type !== "string" || !(COMMAND_TYPES as readonly string[]).includes(type)) {
     return send(response, 400, { error: `type must be one of ${COMMAND_TYPES.join(", ")}` });
   }
-  const add = typeof body?.add === "number" ? body.add : undefined;
-  const comment = typeof body?.comment === "string" ? body.comment : undefined;
-  const by = typeof body?.by === "string" ? body.by : "api";
-  const id = await store.addCommand(
-    runId,
-    {
-      type: type as LoopCommandType,
-      by,
-      ...(add !== undefined && { add }),
-      ...(comment !== undefined && { comment }),
-    },
-    new Date().toISOString(),
-  );
+  if (body.add !== undefined && (typeof body.add !== "number" || !(body.add > 0))) {
+    return send(response, 400, { error: "add must be a positive number (tokens or seconds)" });
+  }
+  const run = await store.getRun(runId);
+  if (run === undefined) return send(response, 404, { error: `no loop run ${runId}` });
+  const command = {
+    type: type as LoopCommandType,
+    by: typeof body.by === "string" ? body.by : "api",
+    ...(typeof body.add === "number" && { add: body.add }),
+    ...(typeof body.comment === "string" && { comment: body.comment }),
+  };
+  // Refused now rather than at the run's next boundary, where the caller would never hear of it.
+  const refused = refusalNow(run, command);
+  if (refused !== undefined) return send(response, 409, { error: `${type} refused: ${refused}` });
+  const id = await store.addCommand(runId, command, new Date().toISOString());
   return send(response, 202, { id });
 }
 

@@ -4,6 +4,7 @@
  * through the runner. The embedded SQLite store and the daemon live in `daemon/`.
  */
 export { type AdmitOutcome, type AdmitRequest, admitRun, bodyFacts } from "./coordinator/admit-run.ts";
+export { refusalNow } from "./coordinator/command-effects.ts";
 export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";
 export { type DriverDeps, dispatchEffects, driverOwner, isOwnerDead } from "./coordinator/driver-context.ts";
 export { executionDirOf, workspaceOf } from "./coordinator/run-body.ts";

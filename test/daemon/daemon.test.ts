@@ -87,6 +87,15 @@ describe("hankweave daemon", { concurrency: 2 }, () => {
         body: { type: "explode" },
       });
       assert.equal(bad.status, 400);
+      const post = (body: unknown) =>
+        http(`${daemon.url}/runs/${id}/commands`, { method: "POST", token: daemon.token, body });
+      const approveDone = await post({ type: "approve", by: "ana" });
+      assert.deepEqual(
+        [approveDone.status, approveDone.json],
+        [409, { error: "approve refused: the run is done, nothing waits for an approval" }],
+        "a command the run would refuse is refused at once, not recorded",
+      );
+      assert.equal((await post({ type: "approve", add: "lots" })).status, 400);
       const noted = await http(`${daemon.url}/runs/${id}/notes`, {
         method: "POST",
         token: daemon.token,

@@ -69,6 +69,9 @@ describe("the example loops end as documented", { concurrency: 2 }, () => {
     assert.match(shown.stdout, /needs-approval \(budget_escalated\)/);
     assert.match(shown.stdout, /tokens {8}1400 \/ 1000/);
     assert.match(shown.stdout, /cost .*a meter, never a cap/);
+    const bare = await loops(["approve", runId], db);
+    assert.equal(bare.code, 1, "refused at once, not left waiting");
+    assert.match(bare.stderr, /approve refused, nothing recorded: a budget approval must add an amount/);
     const approved = await loops(["approve", runId, "--add", "2000"], db);
     assert.equal(approved.code, 0, approved.stderr);
     const waited = await loops(["show", "--wait", runId], db);

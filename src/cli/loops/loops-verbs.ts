@@ -16,6 +16,7 @@ import {
   type LoopRunRecord,
   loadDefinition,
   loopJsonSchema,
+  refusalNow,
 } from "../../loops/index.ts";
 import type { LoopsContext } from "./loops-context.ts";
 import { admissionText, catalogText, lsText, showText } from "./loops-render.ts";
@@ -203,6 +204,11 @@ export async function commandVerb(
   const run = await context.store.getRun(runId);
   if (run === undefined) return missingRun(context, runId);
   const { noDrive, ...command } = extra;
+  const refused = refusalNow(run, { type, ...command });
+  if (refused !== undefined) {
+    context.warn(`${type} refused, nothing recorded: ${refused}`);
+    return EXIT_USAGE;
+  }
   const id = await context.store.addCommand(runId, { type, ...command }, new Date().toISOString());
   context.print(`${type} recorded (command #${id})`);
   if (noDrive || hasLiveDriver(run)) return 0;

@@ -1,7 +1,7 @@
 import { type BudgetAmendment, effectiveBudgets, exceededBudget } from "../model/budgets.ts";
 import type { Outcome } from "../model/run-states.ts";
 import type { Via } from "../model/state-table.ts";
-import type { LoopRunRecord, StoredCommand } from "../store/store-records.ts";
+import type { LoopCommand, LoopRunRecord } from "../store/store-records.ts";
 
 /**
  * What an operator command does to a run at a boundary, decided purely from the run and the command.
@@ -20,9 +20,24 @@ export type CommandEffect =
   | { readonly kind: "refuse"; readonly why: string }
   | { readonly kind: "defer" };
 
+/** Stands for the human gate waiting for an approval where the caller cannot know which one it is. */
+const SOME_HUMAN_GATE = "(the gate waiting)";
+
+/**
+ * The refusal a command would meet at the run's next boundary, known now from the run as it stands:
+ * an operator is told at once, before the command is recorded, instead of finding `refused` in the
+ * log later. Which human gate waits is not known here, so an approval at a human gate passes this
+ * check (the boundary still checks it); the run may also change before the boundary, which then has
+ * the last word.
+ */
+export function refusalNow(run: LoopRunRecord, command: LoopCommand): string | undefined {
+  const effect = commandEffect(run, command, SOME_HUMAN_GATE, new Date().toISOString());
+  return effect.kind === "refuse" ? effect.why : undefined;
+}
+
 export function commandEffect(
   run: LoopRunRecord,
-  command: StoredCommand,
+  command: LoopCommand,
   pendingHumanGate: string | null,
   at: string,
 ): CommandEffect {
@@ -48,7 +63,7 @@ export function commandEffect(
 
 function approve(
   run: LoopRunRecord,
-  command: StoredCommand,
+  command: LoopCommand,
   pendingHumanGate: string | null,
   at: string,
 ): CommandEffect {
