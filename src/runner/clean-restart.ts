@@ -4,13 +4,16 @@ import { isFinishedCodon, readJournalLine, restartPoint } from "../engine/rollba
 import type { CodonRecord, RunState } from "../journal/index.ts";
 
 /**
- * Whether this start must put the workspace back before it runs anything: the latest run died
- * (`interrupted`: what it left on disk is unknown), or an attempt a delivered cancel stopped
- * mid-codon is still the codon's latest (`aborted`), so the codon would re-run on its own partial
- * writes. A run that failed, or was stopped at a codon boundary, leaves the workspace as it was.
+ * Whether this start must put the workspace back to the last finished codon's checkpoint before it
+ * runs anything: the latest run died (`interrupted`: what it left on disk is unknown) or failed (the
+ * spec's rollback to the last success on the start after a failed execution: the failed codon runs
+ * again on the files it started from, not on its failed attempt's writes), or an attempt a delivered
+ * cancel stopped mid-codon is still the codon's latest (`aborted`). A run stopped at a codon boundary
+ * leaves the workspace as it was.
  */
 export function needsCleanRestart(state: RunState): boolean {
-  if (state.runs[state.runs.length - 1]?.status === "interrupted") return true;
+  const latest = state.runs[state.runs.length - 1]?.status;
+  if (latest === "interrupted" || latest === "failed") return true;
   return state.codons.some((codon) => codon.status === "failed" && cutShort(codon));
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
@@ -144,5 +144,37 @@ describe("an interrupted codon restarts clean", () => {
       e.type === "codon.completed" && e.data.success ? [e.data.codonId] : [],
     );
     assert.deepEqual(completions, ["a", "b", "c"]);
+  });
+
+  it("after a failed run: the next start puts b's files back before b runs again (rollback to the last success)", async () => {
+    const failing = writeHank(join(box.root, "failing-hank"), [
+      codon("a", "@append trail.txt a", CHECKPOINTED),
+      codon("b", "@append trail.txt b\n@fail attempts=1 Your credit balance is too low", CHECKPOINTED),
+      codon("c", "@append trail.txt c", CHECKPOINTED),
+    ]);
+    const execution = join(box.root, "failed");
+    const first = await runSkippingSleeps(runOptions(box, failing, { execution }), SLEEP_MS);
+    assert.equal(first.kind === "ran" && first.outcome, "failed");
+    const layout = executionLayout(execution);
+    assert.equal(readFileSync(agentFile(layout, "trail.txt"), "utf8"), "a\nb\n", "the failed attempt wrote");
+    const resumed = await runSkippingSleeps(runOptions(box, failing, { execution }), SLEEP_MS);
+    assert.equal(resumed.kind === "ran" && resumed.outcome, "completed", JSON.stringify(resumed));
+    assert.equal(
+      readFileSync(agentFile(layout, "trail.txt"), "utf8"),
+      "a\nb\nc\n",
+      "b ran once on a's files",
+    );
+  });
+
+  it("refuses an -o that is a file before anything is created", async () => {
+    const file = join(box.root, "not-a-dir");
+    writeFileSync(file, "x");
+    const execution = join(box.root, "never-made");
+    const result = await runSkippingSleeps(runOptions(box, hank, { execution, outputDir: file }), SLEEP_MS);
+    assert.deepEqual(
+      result.kind === "refused" && result.message,
+      `The output directory ${file} (-o) is a file, not a directory. Fix: pass -o a directory you can write to (it is created when missing).`,
+    );
+    assert.equal(existsSync(execution), false);
   });
 });
