@@ -7,6 +7,7 @@ import type { EventBus } from "../journal/index.ts";
 import { systemClock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
+import { outputDirProblem } from "../workspace/outputs/index.ts";
 import type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
 import { faultResult, releaseLockQuietly } from "./fault-report.ts";
 import { executionMarkEnv } from "./leftover-processes.ts";
@@ -97,6 +98,8 @@ async function execute(
       `Self-test failed for ${selfTest.length} model(s):\n${selfTest.join("\n")}\nFix the setup, or dry-run with -m scripted.`,
     );
   }
+  const outputProblem = options.outputDir === undefined ? undefined : outputDirProblem(options.outputDir);
+  if (outputProblem !== undefined) return refused(outputProblem);
   const opened = await openExecution({
     hankPath: loaded.hankPath,
     hankText: loaded.text,

@@ -5,6 +5,7 @@
 export { conflictName, MAX_CONFLICT_RENAMES, unixSecondsOf } from "./conflict-name.ts";
 export { copyOutputFiles } from "./copy-output-files.ts";
 export { fsErrorCode, fsErrorText } from "./fs-error-text.ts";
+export { outputDirProblem } from "./output-dir-problem.ts";
 export type {
   CopiedOutput,
   CopyOutputFilesDeps,
