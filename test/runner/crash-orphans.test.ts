@@ -15,7 +15,8 @@ import { codon, writeHank } from "../workspace/support.ts";
  * and ran the codon again while the orphan slept on, and the orphan then wrote into the restored
  * workspace: `late.txt` held two lines where an uninterrupted run writes one.
  */
-const RIG = "echo started > started.txt; sleep 1.5; echo late >> late.txt";
+/** Long enough that the rerun reaches recovery before the orphan wakes, also on a loaded machine. */
+const RIG = "echo started > started.txt; sleep 4; echo late >> late.txt";
 
 describe("a runtime killed alone, its rig command still running", () => {
   const { box, env, bin } = cliSandbox("crash-orphans");
@@ -38,11 +39,11 @@ describe("a runtime killed alone, its rig command still running", () => {
 
     const again = spawnSync(process.execPath, args, { env: cliEnvironment(env), encoding: "utf8" });
     assert.equal(again.status, 0, again.stdout + again.stderr);
-    // Past the moment the orphan would have written: only the rerun's own rig command wrote.
-    await sleep(2000);
+    // The rerun's own rig slept 4 s too, so the orphan's moment has passed: only the rerun wrote.
+    await sleep(500);
     assert.equal(readFileSync(join(layout.agentRoot, "late.txt"), "utf8"), "late\n");
     assert.equal(readFileSync(join(layout.agentRoot, "trail.txt"), "utf8").trim(), "a");
     const journal = readFileSync(layout.eventsPath, "utf8");
-    assert.match(journal, /Ended \d+ process\(es\) the crashed run left running[^"]*sleep 1\.5/);
+    assert.match(journal, /Ended \d+ process\(es\) the crashed run left running[^"]*sleep 4/);
   });
 });

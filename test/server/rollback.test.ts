@@ -106,7 +106,9 @@ describe("checkpoints and rollback over the protocol (git checkpoints)", () => {
           f.event.type === "state.transition" &&
           f.event.data.transitionType === "RunCompleted",
       );
-      assert.equal(served.host.phase, "ended");
+      // The run is over once its runner returns (snapshot written, lock released), a moment after
+      // RunCompleted is broadcast.
+      await phaseBecomes(() => served.host.phase, "ended");
 
       const aCompleted = checkpoints.find((c) => c.codonId === "a" && c.checkpointType === "completed");
       mark = writer.frames.length;
@@ -147,3 +149,10 @@ describe("checkpoints and rollback over the protocol (git checkpoints)", () => {
     }
   });
 });
+
+/** Waits (at most 10 s) until the host reaches `phase`, then asserts it. */
+async function phaseBecomes(phase: () => string, wanted: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (phase() !== wanted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(phase(), wanted);
+}
