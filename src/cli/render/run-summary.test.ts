@@ -23,15 +23,20 @@ describe("run summary and heartbeat lines", () => {
     ]);
   });
 
-  it("counts every codon outcome, shows cache tokens and says when part of the cost is simulated", () => {
+  it("counts every codon outcome (a codon a Ctrl-C cut short as stopped), shows cache tokens and says when part of the cost is simulated", () => {
     const state = stateWith([
       { id: "a", status: "completed" },
       { id: "b", status: "failed" },
       { id: "c", status: "failed", failureIgnored: true },
       { id: "d", status: "skipped" },
+      {
+        id: "e",
+        status: "failed",
+        endReasons: { stream: "aborted", toolBatch: "aborted", turn: "aborted", codon: "aborted" },
+      },
     ]);
     assert.deepEqual(renderRunSummary({ verdict: "aborted", state, elapsedMs: 3_000, costSource: "mixed" }), [
-      "✗ Run aborted: 1 codon(s) completed, 1 failed, 1 ignored, 1 skipped",
+      "✗ Run aborted: 1 codon(s) completed, 1 failed, 1 ignored, 1 stopped, 1 skipped",
       "  Tokens:    2,500,000 in, 42 out (cache: 900 read, 0 written)",
       "  Cost:      $1.5000 (part of it simulated by the scripted agent)",
       "  Elapsed:   3s",

@@ -33,17 +33,24 @@ export interface RunSummaryInput {
   readonly dataSourceChangedBy?: readonly string[];
 }
 
+/** A codon's end reasons that mean it was stopped mid-way (a cancel, or the runtime killed), not that it failed. */
+const STOPPED_ENDS: ReadonlySet<string> = new Set(["aborted", "interrupted"]);
+
 /** The summary block: how the run ended, its codons, tokens, cost and time. */
 export function renderRunSummary(input: RunSummaryInput): string[] {
   const { state } = input;
   const completed = state.codons.filter((c) => c.status === "completed").length;
-  const failed = state.codons.filter((c) => c.status === "failed" && !c.failureIgnored).length;
+  const unignored = state.codons.filter((c) => c.status === "failed" && !c.failureIgnored);
+  // A codon a Ctrl-C or a crash cut short did not fail: it was stopped, and a resume runs it again.
+  const stopped = unignored.filter((c) => STOPPED_ENDS.has(c.endReasons?.codon ?? "")).length;
+  const failed = unignored.length - stopped;
   const ignored = state.codons.filter((c) => c.status === "failed" && c.failureIgnored).length;
   const skipped = state.codons.filter((c) => c.status === "skipped").length;
   const head = { completed: "✓ Run completed", failed: "✗ Run failed", aborted: "✗ Run aborted" }[
     input.verdict
   ];
-  const codons = `${completed} codon(s) completed, ${failed} failed, ${ignored} ignored${skipped > 0 ? `, ${skipped} skipped` : ""}`;
+  const extra = `${stopped > 0 ? `, ${stopped} stopped` : ""}${skipped > 0 ? `, ${skipped} skipped` : ""}`;
+  const codons = `${completed} codon(s) completed, ${failed} failed, ${ignored} ignored${extra}`;
   const { totals } = state;
   const cache =
     totals.cacheReadTokens + totals.cacheCreationTokens > 0
