@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { readTail } from "../journal/index.ts";
 import { type ExecutionResult, startExecution } from "../runner/index.ts";
+import { DATA_CHANGED_FIX } from "../workspace/execution/execution-messages.ts";
 import { executionLayout } from "../workspace/execution-layout.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
 import { finalLoopReport, type LoopRunEnding } from "./loop-outcome.ts";
@@ -12,6 +13,10 @@ import { relayFor } from "./step-relay.ts";
 /** Inside `durable.dir`: the generated hank and the step inputs, and the runner's execution. */
 export const DURABLE_HANK_DIR = "loop";
 export const DURABLE_EXECUTION_DIR = "run";
+
+/** What a `loop()` caller can do about a changed `cwd`: it has no `--force` or `--start-new`. */
+const LOOP_DATA_CHANGED_FIX =
+  "A durable loop continues only on the data it started with: put options.cwd back as it was, or pass another durable.dir to start the loop afresh.";
 
 /** Events read back from the journal's end to find the loop's final report. */
 const REPORT_TAIL_EVENTS = 200;
@@ -68,7 +73,7 @@ function endingOf(result: ExecutionResult): LoopRunEnding {
       return { kind: "refused", message: `The loop's hank ${result.hankPath} is invalid: ${problem}` };
     }
     case "refused":
-      return { kind: "refused", message: result.message };
+      return { kind: "refused", message: result.message.replace(DATA_CHANGED_FIX, LOOP_DATA_CHANGED_FIX) };
     case "nothing-to-do":
     case "ran": {
       const report = finalLoopReport(readTail(result.layout.eventsPath, REPORT_TAIL_EVENTS).events);

@@ -90,6 +90,12 @@ describe("loop({ durable }): journal, checkpoints and resume", () => {
     );
     assert.deepEqual([again.ok, again.converged, again.endCause], [true, true, "max-iterations"]);
     assert.equal((await journalOf(dir)).length, journalLength, "nothing was run or journaled again");
+    writeFileSync(join(project, "notes.md"), "changed since");
+    const changed = await loop(options);
+    assert.equal(changed.endCause, "refused");
+    const message = changed.error?.message ?? "";
+    assert.match(message, /put options\.cwd back as it was, or pass another durable\.dir/);
+    assert.doesNotMatch(message, /--force|--start-new/, "no advice in flags loop() does not have");
   });
 
   it("refuses to continue a directory with other arguments, before anything runs", async () => {

@@ -60,9 +60,13 @@ export function dataChangedRefusal(dir: string, previousHash: string, currentHas
   return (
     `The data source differs from the one execution ${basename(dir)} was created with (data hash ` +
     `${previousHash.slice(0, 8)}, now ${currentHash.slice(0, 8)}). Resuming would continue the work on ` +
-    "different data. Add --force to resume it with the new data, or --start-new to start a new execution."
+    `different data. ${DATA_CHANGED_FIX}`
   );
 }
+
+/** The fix `dataChangedRefusal` ends with, in the CLI's flags; a face without them says its own. */
+export const DATA_CHANGED_FIX =
+  "Add --force to resume it with the new data, or --start-new to start a new execution.";
 
 /**
  * What an edit changed, in codon ids (loop codons included): `Codons added: c. Codons removed: b.`,
