@@ -106,7 +106,9 @@ export async function loopFixture(spec: LoopSpec): Promise<LoopFixture> {
     },
     remove: async () => {
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      // A daemon's close leaves drivers in flight (as a crash would); one may still be laying out a
+      // generation's directory, so a removal that meets a directory filling up tries again.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }
