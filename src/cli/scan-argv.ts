@@ -36,9 +36,8 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
 }
 
 /** `-` alone is a positional (stdin); so is anything not starting with a dash. */
-/** A token that names a flag: `-x`, `--name`; not `-` (stdin) nor a negative number (`-1`, a value). */
 function isFlagLike(token: string): boolean {
-  return token.startsWith("-") && token !== "-" && !/^-\d/.test(token);
+  return token.startsWith("-") && token !== "-";
 }
 
 /** Handles one flag token; returns how many following tokens it consumed, or an error message. */
