@@ -45,17 +45,16 @@ export function resolveLimits(
   if (hasNoBudget(hank, codon, loop, options)) return { onExceeded: "complete" };
   const records = (id: string): CodonRecord | undefined => spend.codon(id);
   const cli = cliCeiling(options);
+  const loopSpend = loopSpendOf(plan, entry, spend, ledger);
   return resolveCodonBudget({
     codon: codon.budget,
     hank: {
       budget: hank.overrides?.budget,
       ...(cli !== undefined && { cli }),
-      children: hankChildren(hank, entry, records, loopSpendOf(plan, entry, spend, ledger)),
+      children: hankChildren(hank, entry, records, loopSpend),
       elapsedSeconds: spend.state().totals.durationMs / 1000,
     },
-    ...(loop !== undefined && {
-      loop: loopInput(loop, entry, records, loopSpendOf(plan, entry, spend, ledger)(entry.topIndex, loop)),
-    }),
+    ...(loop !== undefined && { loop: loopInput(loop, entry, records, loopSpend(entry.topIndex, loop)) }),
   });
 }
 

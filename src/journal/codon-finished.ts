@@ -13,6 +13,16 @@ export function isCodonFinished(record: CodonRecord): boolean {
   );
 }
 
+/**
+ * Whether a codon's latest attempt was stopped mid-way rather than ended by the codon itself: a
+ * delivered cancel (`aborted`) or a runtime that died (`interrupted`). Such a codon did not fail; it
+ * runs again, on the files it started from.
+ */
+export function wasCutShort(record: CodonRecord): boolean {
+  const reason = record.endReasons?.codon;
+  return reason === "aborted" || reason === "interrupted";
+}
+
 /** The runtime ids of the finished codons of a run state (see `isCodonFinished`). */
 export function finishedCodonIds(state: RunState): Set<string> {
   const ids = new Set<string>();

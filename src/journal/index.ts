@@ -41,7 +41,7 @@ export {
 } from "../events/index.ts";
 export type { CodonResultText } from "../events/payloads-common.ts";
 export { startsFresh } from "./apply-event.ts";
-export { finishedCodonIds, isCodonFinished } from "./codon-finished.ts";
+export { finishedCodonIds, isCodonFinished, wasCutShort } from "./codon-finished.ts";
 export type {
   AsyncSubscribeOptions,
   EventBus,

@@ -1,7 +1,7 @@
 import type { Checkpointer } from "../checkpoint/index.ts";
 import type { EventSink } from "../engine/index.ts";
 import { isFinishedCodon, readJournalLine, restartPoint } from "../engine/rollback/index.ts";
-import type { CodonRecord, RunState } from "../journal/index.ts";
+import { type RunState, wasCutShort } from "../journal/index.ts";
 
 /**
  * Whether this start must put the workspace back to the last finished codon's checkpoint before it
@@ -14,12 +14,7 @@ import type { CodonRecord, RunState } from "../journal/index.ts";
 export function needsCleanRestart(state: RunState): boolean {
   const latest = state.runs[state.runs.length - 1]?.status;
   if (latest === "interrupted" || latest === "failed") return true;
-  return state.codons.some((codon) => codon.status === "failed" && cutShort(codon));
-}
-
-function cutShort(codon: CodonRecord): boolean {
-  const reason = codon.endReasons?.codon;
-  return reason === "aborted" || reason === "interrupted";
+  return state.codons.some((codon) => codon.status === "failed" && wasCutShort(codon));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isTerminalCodonStatus, type RunState } from "../../journal/index.ts";
+import { isTerminalCodonStatus, type RunState, wasCutShort } from "../../journal/index.ts";
 import { groupThousands } from "../../util/group-thousands.ts";
 
 /**
@@ -33,18 +33,15 @@ export interface RunSummaryInput {
   readonly dataSourceChangedBy?: readonly string[];
 }
 
-/** A codon's end reasons that mean it was stopped mid-way (a cancel, or the runtime killed), not that it failed. */
-const STOPPED_ENDS: ReadonlySet<string> = new Set(["aborted", "interrupted"]);
-
 /** The summary block: how the run ended, its codons, tokens, cost and time. */
 export function renderRunSummary(input: RunSummaryInput): string[] {
   const { state } = input;
   const completed = state.codons.filter((c) => c.status === "completed").length;
-  const unignored = state.codons.filter((c) => c.status === "failed" && !c.failureIgnored);
+  const notOk = state.codons.filter((c) => c.status === "failed");
+  const ignored = notOk.filter((c) => c.failureIgnored).length;
   // A codon a Ctrl-C or a crash cut short did not fail: it was stopped, and a resume runs it again.
-  const stopped = unignored.filter((c) => STOPPED_ENDS.has(c.endReasons?.codon ?? "")).length;
-  const failed = unignored.length - stopped;
-  const ignored = state.codons.filter((c) => c.status === "failed" && c.failureIgnored).length;
+  const stopped = notOk.filter((c) => !c.failureIgnored && wasCutShort(c)).length;
+  const failed = notOk.length - ignored - stopped;
   const skipped = state.codons.filter((c) => c.status === "skipped").length;
   const head = { completed: "✓ Run completed", failed: "✗ Run failed", aborted: "✗ Run aborted" }[
     input.verdict
