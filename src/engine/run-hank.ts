@@ -306,15 +306,15 @@ class RunDriver {
   private end(ending: Ending): RunResult {
     const { sink } = this.deps;
     if (ending.status === "completed") {
-      this.transitions.run("RunCompleted");
+      this.transitions.run("RunCompleted", { message: ending.message });
       sink.emit("server.idle", { reason: "all-codons-completed", message: ending.message });
     } else if (ending.status === "aborted") {
       // A user's stop is no failure: it is said, not reported as a fatal error.
       sink.emit("info", { message: `Run stopped: ${ending.message}` });
-      this.transitions.run("RunFailed", { reason: "aborted" });
+      this.transitions.run("RunFailed", { reason: "aborted", message: ending.message });
     } else {
       sink.emit("error", { message: ending.message, fatal: true, severity: "fatal" });
-      this.transitions.run("RunFailed", { reason: "failed" });
+      this.transitions.run("RunFailed", { reason: "failed", message: ending.message });
     }
     return {
       runId: this.runId,

@@ -217,7 +217,7 @@ export class ClientConnection {
       mode: this.#mode ?? "readonly",
       shuttingDown: host.phase === "closing" || host.phase === "closed",
       rollingBack: host.phase === "rolling-back",
-      ...(host.status.codonRunning !== undefined && { codonRunning: host.status.codonRunning }),
+      ...(host.status.running !== undefined && { codonRunning: host.status.running.id }),
     });
     if (verdict.kind === "drop") return;
     if (verdict.kind === "refuse") {

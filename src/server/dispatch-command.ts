@@ -75,11 +75,11 @@ function codonNext(context: CommandContext, source: string): void {
     host.continueRun();
     return;
   }
-  if (host.phase === "live" && host.status.parked) {
+  if (host.phase === "live" && host.status.parked !== undefined) {
     host.sendToRun({ type: "resume", source }, "codon.next");
     return;
   }
-  const running = host.status.codonRunning;
+  const running = host.status.running?.id;
   fail(
     context,
     "codon.next",

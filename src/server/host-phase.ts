@@ -1,6 +1,6 @@
+import type { RunActivity } from "../journal/run-activity.ts";
 import type { ExecutionOptions, ExecutionResult } from "../runner/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
-import type { LiveStatus } from "./live-status.ts";
 import { CLEAN_SHUTDOWN_REASONS, MESSAGES } from "./protocol.ts";
 
 /** Where the served execution is: not started, a run going, between runs, rolling back, stopping, over. */
@@ -28,7 +28,7 @@ export interface LiveExecutionOptions {
 }
 
 /** Why a rollback cannot start in this phase and status, or undefined when it can. Pure. */
-export function rollbackRefusal(phase: HostPhase, status: LiveStatus): string | undefined {
+export function rollbackRefusal(phase: HostPhase, status: RunActivity): string | undefined {
   switch (phase) {
     case "rolling-back":
       return MESSAGES.rollbackInProgress;
@@ -39,8 +39,8 @@ export function rollbackRefusal(phase: HostPhase, status: LiveStatus): string | 
     case "ended":
       return undefined;
     case "live": {
-      const { codonRunning, parked } = status;
-      if (parked && codonRunning === undefined) return undefined;
+      const codonRunning = status.running?.id;
+      if (status.parked !== undefined && codonRunning === undefined) return undefined;
       const what =
         codonRunning === undefined ? "the run is between codons" : `codon ${codonRunning} is running`;
       return `Cannot roll back now: ${what}. Roll back once the run waits (server.idle), or stop the codon first (codon.forceStop).`;

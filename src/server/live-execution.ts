@@ -1,6 +1,7 @@
 import type { Clock, RollbackTarget, RunCommand } from "../engine/index.ts";
 import { systemClock } from "../engine/index.ts";
 import { createEventBus, type EventBus, type JournaledEvent, readSince } from "../journal/index.ts";
+import { IDLE_ACTIVITY, nextActivity, type RunActivity } from "../journal/run-activity.ts";
 import { type ExecutionHandle, type ExecutionResult, startExecution } from "../runner/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { queryCheckpoints } from "./checkpoint-query.ts";
@@ -14,7 +15,6 @@ import {
   shutdownExitCode,
 } from "./host-phase.ts";
 import { rollBackServed } from "./live-rollback.ts";
-import { INITIAL_STATUS, type LiveStatus, nextStatus } from "./live-status.ts";
 import { DEFAULT_SHUTDOWN_REASON, MESSAGES } from "./protocol.ts";
 import { type Notice, RunCommandTracker } from "./run-command-tracker.ts";
 import { WriterSeats } from "./writer-seats.ts";
@@ -48,7 +48,7 @@ export class LiveExecution {
   #markFirstOpened: (layout: ExecutionLayout | undefined) => void = () => undefined;
   #finish: (end: HostEnd) => void = () => undefined;
   #phase: HostPhase = "waiting";
-  #status: LiveStatus = INITIAL_STATUS;
+  #status: RunActivity = IDLE_ACTIVITY;
   #run: ActiveRun | undefined;
   #layout: ExecutionLayout | undefined;
   #port: number | undefined;
@@ -80,7 +80,7 @@ export class LiveExecution {
     return this.#phase;
   }
 
-  get status(): LiveStatus {
+  get status(): RunActivity {
     return this.#status;
   }
 
@@ -148,7 +148,7 @@ export class LiveExecution {
 
   /** Stops the running codon's session at once; the run ends `aborted`. False when no codon runs. */
   cancelCodon(reason: string): boolean {
-    if (this.#run === undefined || this.#status.codonRunning === undefined) return false;
+    if (this.#run === undefined || this.#status.running === undefined) return false;
     this.#run.cancel.abort(reason);
     return true;
   }
@@ -267,7 +267,7 @@ export class LiveExecution {
   /** Every journaled event of the execution passes here, in journal order. */
   #take(event: JournaledEvent): void {
     if (this.#run !== undefined && isRunEnd(event)) this.#run.finished = true;
-    this.#status = nextStatus(this.#status, event);
+    this.#status = nextActivity(this.#status, event);
     this.#tracker.observe(event);
     if (!this.#eventsClosed) this.events.publish(event);
   }
@@ -278,7 +278,7 @@ export class LiveExecution {
       this.#run = undefined;
     }
     this.#lastResult = result;
-    this.#status = INITIAL_STATUS;
+    this.#status = IDLE_ACTIVITY;
     if (this.#phase === "rolling-back" || this.#phase === "closed") return;
     if (this.#phase === "closing") {
       const reason = this.#shutdownReason ?? DEFAULT_SHUTDOWN_REASON;

@@ -1,6 +1,15 @@
+import type { RunOutcome } from "../events/run-outcome.ts";
 import type { DataOf } from "../journal/index.ts";
+import { costNote, countsText } from "../journal/run-words.ts";
 import { count, dollars, seconds } from "./text.ts";
 import type { TuiState } from "./tui-model.ts";
+
+const TITLES: Readonly<Record<RunOutcome, string>> = {
+  completed: "Run Complete",
+  failed: "Run Failed",
+  aborted: "Run Aborted",
+  interrupted: "Run Interrupted",
+};
 
 /** The final box: its title and lines, once the run has an outcome. Pure. */
 export function summaryLines(
@@ -8,16 +17,16 @@ export function summaryLines(
 ): { readonly title: string; readonly lines: string[] } | undefined {
   const { outcome, totals, server } = state;
   if (outcome === undefined) return undefined;
-  const title = { completed: "Run Complete", failed: "Run Failed", aborted: "Run Aborted" }[outcome.kind];
+  const title = TITLES[outcome.kind];
   const lines = [
-    `Codons     ${totals.completed} completed, ${totals.failed} failed, ${totals.skipped} skipped`,
+    `Codons     ${countsText(totals)}`,
     `Tokens     ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out`,
-    `Cost       ${dollars(totals.costUsd)}`,
+    `Cost       ${dollars(totals.costUsd)}${costNote(totals.costSource)}`,
     `Time       ${outcome.durationMs === undefined ? "-" : seconds(outcome.durationMs)}`,
   ];
   if (server !== undefined && server.agentRootPath !== "") lines.push(`Workspace  ${server.agentRootPath}`);
   if (server?.outputDirectory !== undefined) lines.push(`Outputs    ${server.outputDirectory}`);
-  if (server !== undefined && server.executionPath !== "") {
+  if (server !== undefined && server.executionPath !== "" && outcome.kind !== "completed") {
     lines.push(`Resume     hankweave --execution ${server.executionPath}`);
   }
   return { title, lines };

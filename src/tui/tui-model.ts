@@ -1,4 +1,7 @@
+import type { RunOutcome } from "../events/run-outcome.ts";
 import type { DataOf } from "../journal/index.ts";
+import type { RunCounts } from "../journal/run-counts.ts";
+import { type CostSource, RunViewFold } from "../journal/run-view.ts";
 
 /**
  * What the TUI shows, as data: the timeline, the running codon and its activity, the phase for the
@@ -43,17 +46,16 @@ export interface ServerInfo {
   readonly port: number;
 }
 
-export interface Totals {
+/** The run view's counts and totals, as the TUI shows them. */
+export interface Totals extends RunCounts {
   readonly costUsd: number;
+  readonly costSource: CostSource;
   readonly inputTokens: number;
   readonly outputTokens: number;
-  readonly completed: number;
-  readonly failed: number;
-  readonly skipped: number;
 }
 
 export interface Outcome {
-  readonly kind: "completed" | "failed" | "aborted";
+  readonly kind: RunOutcome;
   /** From the run's start to its end, by the events' timestamps; unknown without the start. */
   readonly durationMs: number | undefined;
 }
@@ -68,6 +70,11 @@ export interface Timeline {
 }
 
 export interface TuiState {
+  /**
+   * The run view (`journal/run-view.ts`), shared by every state of one TUI and moved only forward:
+   * the counts, totals, running codon, parking and outcome below are read from it after each event.
+   */
+  readonly run: RunViewFold;
   readonly server: ServerInfo | undefined;
   readonly connection: "open" | "closed";
   readonly log: Timeline;
@@ -95,6 +102,7 @@ export const ACTIVITY_LINES = 6;
 
 export function initialTuiState(now: number): TuiState {
   return {
+    run: new RunViewFold(),
     server: undefined,
     connection: "open",
     running: undefined,
@@ -107,7 +115,20 @@ export function initialTuiState(now: number): TuiState {
     activity: [],
     phase: "starting",
     lastEventAt: now,
-    totals: { costUsd: 0, inputTokens: 0, outputTokens: 0, completed: 0, failed: 0, skipped: 0 },
+    totals: {
+      costUsd: 0,
+      costSource: "none",
+      inputTokens: 0,
+      outputTokens: 0,
+      total: 0,
+      completed: 0,
+      failed: 0,
+      ignored: 0,
+      stopped: 0,
+      interrupted: 0,
+      skipped: 0,
+      active: 0,
+    },
     rollbackTargets: [],
     lastSeq: 0,
   };

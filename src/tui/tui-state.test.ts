@@ -170,25 +170,36 @@ describe("heartbeat, summary and text", () => {
     assert.equal(heartbeat({ ...rig, phase: "parked" }, T0 + 60_000), undefined);
   });
 
-  it("summarises the outcome with the workspace and the resume command", () => {
+  it("summarises the outcome with the workspace, and the resume command when the run did not complete", () => {
+    const initial = initialTuiState(T0);
     const state: TuiState = {
-      ...initialTuiState(T0),
+      ...initial,
       outcome: { kind: "completed", durationMs: 61_000 },
       server: { executionPath: "/e", agentRootPath: "/e/agentRoot", outputDirectory: "/out", port: 1 },
-      totals: { costUsd: 1.25, inputTokens: 12_345, outputTokens: 678, completed: 3, failed: 0, skipped: 1 },
+      totals: {
+        ...initial.totals,
+        costUsd: 1.25,
+        costSource: "simulated",
+        inputTokens: 12_345,
+        outputTokens: 678,
+        completed: 3,
+        skipped: 1,
+      },
     };
     assert.deepEqual(summaryLines(state), {
       title: "Run Complete",
       lines: [
-        "Codons     3 completed, 0 failed, 1 skipped",
+        "Codons     3 codon(s) completed, 0 failed, 0 ignored, 1 skipped",
         "Tokens     12,345 in, 678 out",
-        "Cost       $1.2500",
+        "Cost       $1.2500 (simulated by the scripted agent; nothing was spent)",
         "Time       1m01s",
         "Workspace  /e/agentRoot",
         "Outputs    /out",
-        "Resume     hankweave --execution /e",
       ],
     });
+    const stopped = summaryLines({ ...state, outcome: { kind: "aborted", durationMs: 1_000 } });
+    assert.equal(stopped?.title, "Run Aborted");
+    assert.equal(stopped?.lines.at(-1), "Resume     hankweave --execution /e");
   });
 
   it("lays the budget out as spent / limit per scope and currency", () => {

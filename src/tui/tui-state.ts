@@ -1,4 +1,4 @@
-import type { DataOf, JournaledEvent } from "../journal/index.ts";
+import { type DataOf, findCodon, type JournaledEvent } from "../journal/index.ts";
 import type { ServerFrame } from "../server/protocol-client.ts";
 import { dollars, seconds, toolSummary } from "./text.ts";
 import { type ActivityLine, appendLog, pushActivity, type ServerInfo, type TuiState } from "./tui-model.ts";
@@ -7,7 +7,9 @@ import { type ActivityLine, appendLog, pushActivity, type ServerInfo, type TuiSt
 export function reduceFrame(state: TuiState, frame: ServerFrame, now: number): TuiState {
   if (frame.kind === "event") {
     if (frame.event.seq <= state.lastSeq) return state;
-    return { ...applyEvent(state, frame.event), lastSeq: frame.event.seq, lastEventAt: now };
+    state.run.apply(frame.event);
+    const next = { ...applyEvent(state, frame.event), lastSeq: frame.event.seq, lastEventAt: now };
+    return fromRunView(next);
   }
   switch (frame.type) {
     case "server.ready":
@@ -26,16 +28,35 @@ export function connectionClosed(state: TuiState): TuiState {
   return { ...state, connection: "closed", phase: "ended", parked: undefined };
 }
 
+/** The fields every face computes the same way, read from the run view. */
+function fromRunView(state: TuiState): TuiState {
+  const view = state.run.view();
+  const { activity, ending, counts } = view;
+  const { totals } = view.state;
+  return {
+    ...state,
+    running: activity.running,
+    runStartedAt: activity.runStartedAt,
+    parked: ending === undefined ? activity.parked?.message : undefined,
+    budget: view.budget,
+    outcome: ending === undefined ? undefined : { kind: ending.outcome, durationMs: ending.durationMs },
+    totals: {
+      ...counts,
+      costUsd: totals.cost,
+      costSource: view.costSource,
+      inputTokens: totals.inputTokens,
+      outputTokens: totals.outputTokens,
+    },
+    rollbackTargets: view.state.codons.filter((c) => c.status === "completed").map((c) => c.id),
+  };
+}
+
 function applyEvent(state: TuiState, event: JournaledEvent): TuiState {
-  const at = Date.parse(event.timestamp);
   switch (event.type) {
     case "state.transition":
-      return applyTransition(state, event.data, at);
-    case "codon.started": {
-      const { codonId, codonName, attempt } = event.data;
-      const running = { id: codonId, name: codonName, attempt: attempt ?? 1, since: at };
-      return { ...state, running, activity: [], phase: "model", parked: undefined };
-    }
+      return applyTransition(state, event.data);
+    case "codon.started":
+      return { ...state, activity: [], phase: "model" };
     case "codon.completed":
       return codonCompleted(state, event.data);
     case "assistant.action":
@@ -48,8 +69,6 @@ function applyEvent(state: TuiState, event: JournaledEvent): TuiState {
           line.toolUseId === event.data.toolUseId ? { ...line, ok: !event.data.isError } : line,
         ),
       };
-    case "token.usage":
-      return addUsage(state, event.data);
     case "rig.output":
       return {
         ...pushActivity(state, { kind: "rig", text: event.data.line }),
@@ -65,12 +84,10 @@ function applyEvent(state: TuiState, event: JournaledEvent): TuiState {
     case "loop.iteration.completed":
       return loopIteration(state, event.data);
     case "server.idle":
-      return state.outcome === undefined ? { ...state, parked: event.data.message, phase: "parked" } : state;
-    case "budget.summary":
-      return { ...state, budget: event.data };
+      return state.run.view().activity.parked !== undefined ? { ...state, phase: "parked" } : state;
     case "rollback.completed":
       return appendLog(
-        { ...state, rollbackTargets: [], outcome: undefined },
+        state,
         `+ rolled back to ${event.data.codonId} (${event.data.checkpointType})`,
         "info",
       );
@@ -89,35 +106,20 @@ function applyEvent(state: TuiState, event: JournaledEvent): TuiState {
 
 type TransitionData = DataOf<"state.transition">;
 
-function applyTransition(state: TuiState, data: TransitionData, at: number): TuiState {
+function applyTransition(state: TuiState, data: TransitionData): TuiState {
   switch (data.transitionType) {
     case "RunStarted":
-      return appendLog(
-        { ...state, runStartedAt: at, outcome: undefined, parked: undefined, phase: "between" },
-        `> run ${data.runId ?? ""} started`,
-        "muted",
-      );
+      return appendLog({ ...state, phase: "between" }, `> run ${data.runId ?? ""} started`, "muted");
     case "RunCompleted":
-    case "RunFailed": {
-      const kind =
-        data.transitionType === "RunCompleted"
-          ? "completed"
-          : data.transition.data.reason === "aborted"
-            ? "aborted"
-            : "failed";
-      const outcome = {
-        kind,
-        durationMs: state.runStartedAt === undefined ? undefined : at - state.runStartedAt,
-      } as const;
-      return { ...state, outcome, running: undefined, activity: [], parked: undefined, phase: "ended" };
-    }
+    case "RunFailed":
+    case "RunCrashed":
+      return { ...state, activity: [], phase: "ended" };
     case "CodonTransitioned": {
       const status = data.transition.data.status;
       if (status === "preparing") return { ...state, phase: "rig" };
       if (status === "completing-sentinels") return { ...state, phase: "sentinels" };
       if (status === "skipped" && data.codonId !== undefined) {
-        const totals = { ...state.totals, skipped: state.totals.skipped + 1 };
-        return appendLog({ ...state, totals, parked: undefined }, `- ${data.codonId} skipped`, "muted");
+        return appendLog(state, `- ${data.codonId} skipped`, "muted");
       }
       return state;
     }
@@ -127,25 +129,14 @@ function applyTransition(state: TuiState, data: TransitionData, at: number): Tui
 }
 
 function codonCompleted(state: TuiState, data: DataOf<"codon.completed">): TuiState {
-  const running = state.running?.id === data.codonId ? state.running : undefined;
   const took = seconds(data.duration);
   const cost = dollars(data.cost);
-  const totals = {
-    ...state.totals,
-    costUsd: state.totals.costUsd + data.cost,
-    completed: state.totals.completed + (data.success ? 1 : 0),
-    failed: state.totals.failed + (data.success || data.failureIgnored === true ? 0 : 1),
-  };
-  const base = { ...state, running: undefined, activity: [], totals, phase: "between" as const };
+  const base = { ...state, activity: [], phase: "between" as const };
   if (data.success) {
     const budget = data.budgetExceeded ? ` (budget reached: ${data.budgetExceeded.currency})` : "";
-    const name = running !== undefined && running.name !== data.codonId ? ` ${running.name}` : "";
-    const targets = [...state.rollbackTargets.filter((id) => id !== data.codonId), data.codonId];
-    return appendLog(
-      { ...base, rollbackTargets: targets },
-      `✓ ${data.codonId}${name}  ${took}  ${cost}${budget}`,
-      "ok",
-    );
+    const record = findCodon(state.run.view().state, data.codonId);
+    const name = record?.name != null && record.name !== data.codonId ? ` ${record.name}` : "";
+    return appendLog(base, `✓ ${data.codonId}${name}  ${took}  ${cost}${budget}`, "ok");
   }
   if (data.endReasons?.codon === "aborted" || data.exitStatus.type === "killed") {
     return appendLog(base, `✗ ${data.codonId}  ${took}  stopped`, "warn");
@@ -169,17 +160,6 @@ function assistantAction(state: TuiState, data: DataOf<"assistant.action">): Tui
   }
   const kind = data.action === "thinking" ? "thinking" : "text";
   return { ...pushActivity(state, { kind, text: data.content }), phase: "model" };
-}
-
-function addUsage(state: TuiState, data: DataOf<"token.usage">): TuiState {
-  return {
-    ...state,
-    totals: {
-      ...state.totals,
-      inputTokens: state.totals.inputTokens + data.inputTokens,
-      outputTokens: state.totals.outputTokens + data.outputTokens,
-    },
-  };
 }
 
 function loopIteration(state: TuiState, data: DataOf<"loop.iteration.completed">): TuiState {

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { countsText } from "../journal/run-words.ts";
 import { heartbeat } from "./heartbeat.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
@@ -131,7 +132,7 @@ export function createTuiView({ ink, react }: InkModules): (props: ViewProps) =>
   function totalsLine(props: ViewProps): ReactNode {
     const { totals } = props.state;
     const text =
-      `Codons ${totals.completed} done, ${totals.failed} failed, ${totals.skipped} skipped` +
+      `Codons ${countsText(totals)}` +
       `   Tokens ${count(totals.inputTokens)} in / ${count(totals.outputTokens)} out   Cost ${dollars(totals.costUsd)}`;
     return line(props, oneLine(text, props.width), "muted");
   }

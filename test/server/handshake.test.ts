@@ -146,7 +146,7 @@ describe("the handshake", () => {
     client.send("ping");
     await client.waitForUnjournaled("pong");
     assert.equal(bystander.unjournaled("error").length, 0);
-    assert.equal(served.host.status.codonRunning, "hold");
+    assert.equal(served.host.status.running?.id, "hold");
   });
 
   it("answers a plain HTTP request with a 400 JSON hint", async () => {

@@ -56,10 +56,10 @@ describe("who may connect", () => {
     const served = await serveHank(hankOf([codon("hold", "@sleep 600000")]), { serverOptions: { token } });
     try {
       // The codon is under way before the refusals below are checked against it.
-      for (let waited = 0; waited < 10_000 && served.host.status.codonRunning !== "hold"; waited += 10) {
+      for (let waited = 0; waited < 10_000 && served.host.status.running?.id !== "hold"; waited += 10) {
         await setTimeout(10);
       }
-      assert.equal(served.host.status.codonRunning, "hold", "the codon started");
+      assert.equal(served.host.status.running?.id, "hold", "the codon started");
       const { url } = served.server;
       assert.equal(url.startsWith("ws://localhost:"), true);
       await assert.rejects(connectClient({ url, mode: "readonly" }), /HTTP 401/);
@@ -72,7 +72,7 @@ describe("who may connect", () => {
       client.close();
       assert.equal(await upgradeStatus(`${url}/?token=${token}`, { origin: "https://evil.example" }), 403);
       assert.equal(await upgradeStatus(`${url}/?token=${token}`, { origin: "http://localhost:3000" }), 101);
-      assert.equal(served.host.status.codonRunning, "hold", "refused connections never touch the run");
+      assert.equal(served.host.status.running?.id, "hold", "refused connections never touch the run");
     } finally {
       await served.remove();
     }

@@ -146,7 +146,7 @@ describe("refusals of every other command", () => {
         String(unknownRun?.message),
         /^The checkpoints could not be read: Unknown run: no-such-run\. This execution.s runs: [0-9a-z-]+$/,
       );
-      assert.equal(served.host.status.codonRunning, "hold", "nothing reached the run");
+      assert.equal(served.host.status.running?.id, "hold", "nothing reached the run");
     } finally {
       await served.remove();
     }

@@ -61,7 +61,7 @@ describe("the TUI on a live run", () => {
       tui.press("n");
       await tui.waitFor(/Run Complete/);
       const frame = tui.lastFrame();
-      assert.match(frame, /Codons {5}2 completed, 1 failed, 0 skipped/);
+      assert.match(frame, /Codons {5}2 codon\(s\) completed, 0 failed, 0 ignored(?!,)/);
       assert.match(frame, /Budget \(spent \/ limit\)/);
       assert.match(frame, /^│ b +\$0\.0000 \/ \$2\.0000 /m);
       tui.press("q");
@@ -86,7 +86,7 @@ describe("the TUI on a live run", () => {
       await tui.waitFor(/Waiting for input/);
       tui.press("s");
       await tui.waitFor(/Run Complete/);
-      assert.match(tui.lastFrame(), /Codons {5}1 completed, 1 failed, 1 skipped/);
+      assert.match(tui.lastFrame(), /Codons {5}1 codon\(s\) completed, 0 failed, 0 ignored, 1 skipped/);
       assert.doesNotMatch(tui.lastFrame(), /Waiting for input/);
       tui.press("q");
       assert.equal((await served.host.ended).exitCode, 0);
@@ -122,7 +122,7 @@ describe("the TUI on a live run", () => {
       await served.server.close();
       await tui.exited;
       assert.match(tui.lastFrame(), /Run Failed/);
-      assert.match(tui.lastFrame(), /Codons {5}0 completed, 1 failed, 0 skipped/);
+      assert.match(tui.lastFrame(), /Codons {5}0 codon\(s\) completed, 1 failed, 0 ignored/);
     } finally {
       await served.remove();
     }
@@ -144,7 +144,7 @@ describe("the TUI on a live run", () => {
       await tui.waitFor(/Read-only: this watcher cannot steer the run/);
       tui.press("q");
       await tui.exited;
-      assert.equal(served.host.status.codonRunning, "hold");
+      assert.equal(served.host.status.running?.id, "hold");
       const output = tui.output();
       assert.equal(output.includes("\u001B[3"), false, "no colour without colour");
       assert.ok(output.split("\n").every((line) => line.length <= 120));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { initialRunState, type RunState } from "../../journal/index.ts";
 import { emptyCodonRecord } from "../../journal/run-state.ts";
+import { type CostSource, type RunView, RunViewFold } from "../../journal/run-view.ts";
 import { formatDuration, renderHeartbeat, renderRunSummary } from "./run-summary.ts";
 
 function stateWith(records: Array<Partial<RunState["codons"][number]> & { id: string }>): RunState {
@@ -11,6 +12,10 @@ function stateWith(records: Array<Partial<RunState["codons"][number]> & { id: st
     codons: records.map((r) => ({ ...emptyCodonRecord(r.id), ...r })),
     totals: { ...state.totals, cost: 1.5, inputTokens: 2_500_000, outputTokens: 42, cacheReadTokens: 900 },
   };
+}
+
+function viewWith(state: RunState, costSource: CostSource, dataSourceChangedBy: string[] = []): RunView {
+  return { ...new RunViewFold(state).view(), costSource, dataSourceChangedBy };
 }
 
 describe("run summary and heartbeat lines", () => {
@@ -23,7 +28,7 @@ describe("run summary and heartbeat lines", () => {
     ]);
   });
 
-  it("counts every codon outcome (a codon a Ctrl-C cut short as stopped), shows cache tokens and says when part of the cost is simulated", () => {
+  it("counts every codon outcome (a codon a Ctrl-C cut short as stopped, one a crash cut short as interrupted), shows cache tokens and says when part of the cost is simulated", () => {
     const state = stateWith([
       { id: "a", status: "completed" },
       { id: "b", status: "failed" },
@@ -34,27 +39,31 @@ describe("run summary and heartbeat lines", () => {
         status: "failed",
         endReasons: { stream: "aborted", toolBatch: "aborted", turn: "aborted", codon: "aborted" },
       },
+      {
+        id: "f",
+        status: "failed",
+        endReasons: {
+          stream: "interrupted",
+          toolBatch: "interrupted",
+          turn: "interrupted",
+          codon: "interrupted",
+        },
+      },
     ]);
-    assert.deepEqual(renderRunSummary({ verdict: "aborted", state, elapsedMs: 3_000, costSource: "mixed" }), [
-      "✗ Run aborted: 1 codon(s) completed, 1 failed, 1 ignored, 1 stopped, 1 skipped",
+    assert.deepEqual(renderRunSummary(viewWith(state, "mixed"), "aborted", 3_000), [
+      "✗ Run aborted: 1 codon(s) completed, 1 failed, 1 ignored, 1 stopped, 1 interrupted, 1 skipped",
       "  Tokens:    2,500,000 in, 42 out (cache: 900 read, 0 written)",
       "  Cost:      $1.5000 (part of it simulated by the scripted agent)",
       "  Elapsed:   3s",
     ]);
-    const real = renderRunSummary({ verdict: "failed", state, elapsedMs: 0, costSource: "real" });
+    const real = renderRunSummary(viewWith(state, "real"), "failed", 0);
     assert.equal(real[2], "  Cost:      $1.5000");
     assert.equal(real.length, 4, "no data line when the data source did not change");
   });
 
   it("says when the read-only data source changed, and during which codons", () => {
     const state = stateWith([{ id: "a", status: "completed" }]);
-    const lines = renderRunSummary({
-      verdict: "completed",
-      state,
-      elapsedMs: 0,
-      costSource: "none",
-      dataSourceChangedBy: ["vandal", "fix#1"],
-    });
+    const lines = renderRunSummary(viewWith(state, "none", ["vandal", "fix#1"]), "completed", 0);
     assert.equal(
       lines.at(-1),
       "  Data:      the read-only data source changed during vandal, fix#1 (see the warnings above)",

@@ -1,4 +1,7 @@
-import { isTerminalCodonStatus, type RunState, wasCutShort } from "../../journal/index.ts";
+import type { RunOutcome } from "../../events/run-outcome.ts";
+import { isTerminalCodonStatus, type RunState } from "../../journal/index.ts";
+import type { CostSource, RunView } from "../../journal/run-view.ts";
+import { costNote, countsText, OUTCOME_TITLES } from "../../journal/run-words.ts";
 import { groupThousands } from "../../util/group-thousands.ts";
 
 /**
@@ -20,45 +23,25 @@ function count(n: number): string {
   return groupThousands(n);
 }
 
-/** Which agents reported the run's cost: the scripted agent's figures are simulated, not spent. */
-export type CostSource = "none" | "real" | "simulated" | "mixed";
+export type { CostSource };
 
-export interface RunSummaryInput {
-  readonly verdict: "completed" | "failed" | "aborted";
-  readonly state: RunState;
-  /** Milliseconds the execution's runs took, resumed runs included. */
-  readonly elapsedMs: number;
-  readonly costSource: CostSource;
-  /** Codons during which the read-only data source changed (journaled `data-source-changed` warnings). */
-  readonly dataSourceChangedBy?: readonly string[];
+function headline(outcome: RunOutcome): string {
+  return `${outcome === "completed" ? "✓" : "✗"} ${OUTCOME_TITLES[outcome]}`;
 }
 
-/** The summary block: how the run ended, its codons, tokens, cost and time. */
-export function renderRunSummary(input: RunSummaryInput): string[] {
-  const { state } = input;
-  const completed = state.codons.filter((c) => c.status === "completed").length;
-  const notOk = state.codons.filter((c) => c.status === "failed");
-  const ignored = notOk.filter((c) => c.failureIgnored).length;
-  // A codon a Ctrl-C or a crash cut short did not fail: it was stopped, and a resume runs it again.
-  const stopped = notOk.filter((c) => !c.failureIgnored && wasCutShort(c)).length;
-  const failed = notOk.length - ignored - stopped;
-  const skipped = state.codons.filter((c) => c.status === "skipped").length;
-  const head = { completed: "✓ Run completed", failed: "✗ Run failed", aborted: "✗ Run aborted" }[
-    input.verdict
-  ];
-  const extra = `${stopped > 0 ? `, ${stopped} stopped` : ""}${skipped > 0 ? `, ${skipped} skipped` : ""}`;
-  const codons = `${completed} codon(s) completed, ${failed} failed, ${ignored} ignored${extra}`;
-  const { totals } = state;
+/** The summary block of an ended run: how it ended, its codons, tokens, cost and time. */
+export function renderRunSummary(view: RunView, outcome: RunOutcome, elapsedMs: number): string[] {
+  const { totals } = view.state;
   const cache =
     totals.cacheReadTokens + totals.cacheCreationTokens > 0
       ? ` (cache: ${count(totals.cacheReadTokens)} read, ${count(totals.cacheCreationTokens)} written)`
       : "";
   return [
-    `${head}: ${codons}`,
+    `${headline(outcome)}: ${countsText(view.counts)}`,
     `  Tokens:    ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out${cache}`,
-    `  Cost:      $${totals.cost.toFixed(4)}${costNote(input.costSource)}`,
-    `  Elapsed:   ${formatDuration(input.elapsedMs)}`,
-    ...dataSourceLine(input.dataSourceChangedBy),
+    `  Cost:      $${totals.cost.toFixed(4)}${costNote(view.costSource)}`,
+    `  Elapsed:   ${formatDuration(elapsedMs)}`,
+    ...dataSourceLine(view.dataSourceChangedBy),
   ];
 }
 
@@ -68,12 +51,6 @@ function dataSourceLine(codons: readonly string[] | undefined): string[] {
   return [
     `  Data:      the read-only data source changed during ${codons.join(", ")} (see the warnings above)`,
   ];
-}
-
-function costNote(source: CostSource): string {
-  if (source === "simulated") return " (simulated by the scripted agent; nothing was spent)";
-  if (source === "mixed") return " (part of it simulated by the scripted agent)";
-  return "";
 }
 
 /** The last tool call the agent made, as the heartbeat shows it. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sampleEvent } from "../../events/event-samples.ts";
 import type { DataOf } from "../../events/index.ts";
-import { initialRunState } from "../../journal/index.ts";
+import { RunViewFold } from "../../journal/run-view.ts";
 import {
   createFakeClock,
   hankOf,
@@ -130,7 +130,7 @@ describe("headless progress: summary", () => {
 describe("headless progress: codon lines", () => {
   const completed = sampleEvent("codon.completed");
   const line = (data: Partial<DataOf<"codon.completed">>) =>
-    progressLine({ ...completed, data: { ...completed.data, ...data } }, initialRunState());
+    progressLine({ ...completed, data: { ...completed.data, ...data } }, new RunViewFold().view());
 
   it("says a codon stopped by a cancel was stopped, and gives a failed one its reason", () => {
     const codonEnd = (codon: "aborted" | "error") =>

@@ -1,9 +1,11 @@
 import type { EventListener } from "../../engine/index.ts";
 import { redactSecrets } from "../../hank/validate/index.ts";
 import type { JournaledEvent, RunState } from "../../journal/index.ts";
-import { findCodon } from "../../journal/index.ts";
+import { codonEnding } from "../../journal/run-counts.ts";
+import { type RunView, RunViewFold } from "../../journal/run-view.ts";
 import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
-import { type CostSource, type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
+import { type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
+import { shellQuote } from "../shell-quote.ts";
 
 /** Where progress lines go (stderr), and whether to colour them. */
 export interface ProgressOutput {
@@ -27,17 +29,8 @@ function dollars(usd: number): string {
   return `$${usd.toFixed(4)}`;
 }
 
-/** What the printer has gathered from the events so far, for the lines that need more than one event. */
-interface RunFacts {
-  costSource: CostSource;
-  lastTool: LastTool | undefined;
-  parked: boolean;
-  /** Codons during which the data source changed, in order, once each. */
-  dataSourceChangedBy: string[];
-}
-
 /** One readable line (or block) per event worth a human's attention; everything else stays in the journal. */
-export function progressLine(event: JournaledEvent, state: RunState, facts?: RunFacts): string | undefined {
+export function progressLine(event: JournaledEvent, view: RunView): string | undefined {
   switch (event.type) {
     case "codon.started": {
       const attempt =
@@ -74,7 +67,7 @@ export function progressLine(event: JournaledEvent, state: RunState, facts?: Run
     case "rig.setup.failed":
       return `! rig setup of ${event.data.codonId} failed (${event.data.failureType})${event.data.ignored ? ", ignored" : ""}`;
     case "state.transition":
-      return runTransitionLine(event, state, facts);
+      return runTransitionLine(event, view);
     default:
       return undefined;
   }
@@ -82,22 +75,16 @@ export function progressLine(event: JournaledEvent, state: RunState, facts?: Run
 
 function runTransitionLine(
   event: Extract<JournaledEvent, { type: "state.transition" }>,
-  state: RunState,
-  facts: RunFacts | undefined,
+  view: RunView,
 ): string | undefined {
-  const costSource = facts?.costSource ?? "none";
   const { transitionType } = event.data;
   if (transitionType === "RunStarted") return `> run ${event.data.runId ?? ""} started`;
-  if (transitionType === "RunCompleted" || transitionType === "RunFailed") {
-    const aborted = event.data.transition.data.reason === "aborted";
-    const verdict = transitionType === "RunCompleted" ? "completed" : aborted ? "aborted" : "failed";
-    const elapsedMs = runsElapsedMs(state, Date.parse(event.timestamp));
-    const dataSourceChangedBy = facts?.dataSourceChangedBy ?? [];
-    return renderRunSummary({ verdict, state, elapsedMs, costSource, dataSourceChangedBy }).join("\n");
-  }
   if (transitionType === "RunCrashed")
     return `! an earlier run (${event.data.runId ?? "?"}) crashed; continuing it`;
-  return undefined;
+  const ending = view.ending;
+  if (ending === undefined || ending.outcome === "interrupted") return undefined;
+  const elapsedMs = runsElapsedMs(view.state, ending.at);
+  return renderRunSummary(view, ending.outcome, elapsedMs).join("\n");
 }
 
 /** Wall-clock time of the execution's runs, resumed runs included; a run still open counts up to `now`. */
@@ -108,27 +95,11 @@ function runsElapsedMs(state: RunState, now: number): number {
   }, 0);
 }
 
-/** Folds the events the summary and the heartbeat need beyond the run state. */
-function observe(facts: RunFacts, event: JournaledEvent, now: number): void {
-  if (event.type === "token.usage" && event.data.modelId !== undefined) {
-    const simulated = event.data.modelId === "scripted" || event.data.modelId.startsWith("scripted/");
-    const source: CostSource = simulated ? "simulated" : "real";
-    facts.costSource = facts.costSource === "none" || facts.costSource === source ? source : "mixed";
-  } else if (event.type === "assistant.action" && event.data.action === "tool_use") {
-    const target = toolTarget(event.data.toolInput);
-    facts.lastTool = {
-      name: event.data.toolName ?? "tool",
-      at: now,
-      ...(target !== undefined && { target }),
-    };
-  } else if (event.type === "error" && event.data.code === "data-source-changed") {
-    const codon = event.data.codon ?? "the run";
-    if (!facts.dataSourceChangedBy.includes(codon)) facts.dataSourceChangedBy.push(codon);
-  } else if (event.type === "server.idle") {
-    facts.parked = true;
-  } else if (event.type === "codon.started" || event.type === "state.transition") {
-    facts.parked = false;
-  }
+/** The agent's last tool call, for the heartbeat. */
+function lastToolOf(event: JournaledEvent, now: number): LastTool | undefined {
+  if (event.type !== "assistant.action" || event.data.action !== "tool_use") return undefined;
+  const target = toolTarget(event.data.toolInput);
+  return { name: event.data.toolName ?? "tool", at: now, ...(target !== undefined && { target }) };
 }
 
 const TARGET_CHARS = 60;
@@ -149,8 +120,8 @@ function toolTarget(input: Readonly<Record<string, unknown>> | undefined): strin
 export function progressPrinter(output: ProgressOutput, options: ProgressOptions = {}): EventListener {
   const clock = options.clock ?? systemClock({ unref: true });
   const quietMs = options.heartbeatMs ?? HEARTBEAT_MS;
-  const facts: RunFacts = { costSource: "none", lastTool: undefined, parked: false, dataSourceChangedBy: [] };
-  let latest: RunState | undefined;
+  let fold: RunViewFold | undefined;
+  let lastTool: LastTool | undefined;
   let startedAt: number | undefined;
   let lastLineAt = 0;
   let timer: TimerHandle | undefined;
@@ -160,30 +131,32 @@ export function progressPrinter(output: ProgressOutput, options: ProgressOptions
   };
   const onQuiet = (): void => {
     timer = undefined;
-    if (ended || latest === undefined || startedAt === undefined) return;
+    if (ended || fold === undefined || startedAt === undefined) return;
     const now = clock.now();
     const due = lastLineAt + quietMs;
     if (now < due) {
       arm(due - now);
       return;
     }
-    output.write(
-      `${renderHeartbeat({ state: latest, now, startedAt, lastTool: facts.lastTool, parked: facts.parked })}\n`,
-    );
+    const view = fold.view();
+    const parked = view.activity.parked !== undefined;
+    output.write(`${renderHeartbeat({ state: view.state, now, startedAt, lastTool, parked })}\n`);
     lastLineAt = now;
     arm(quietMs);
   };
   return (event, state) => {
     if (ended) return;
     const now = clock.now();
-    latest = state;
-    observe(facts, event, now);
+    // The listener's state already includes the event (and, on a resumed run, the earlier runs).
+    fold ??= new RunViewFold(state);
+    fold.apply(event);
+    lastTool = lastToolOf(event, now) ?? lastTool;
     if (startedAt === undefined) {
       startedAt = now;
       lastLineAt = now;
       arm(quietMs);
     }
-    const line = progressLine(event, state, facts);
+    const line = progressLine(event, fold.view());
     if (line !== undefined) {
       output.write(`${line}\n`);
       lastLineAt = now;
@@ -215,17 +188,26 @@ export interface ClosingPlaces {
  * pick the execution up again (not after a run that completed: there is nothing left to resume).
  */
 export function closingLines(state: RunState, places: ClosingPlaces): string {
-  const failed = state.codons.find((c) => c.status === "failed" && !c.failureIgnored);
   const outputs = places.outputDir ?? "not copied (outputFiles are copied with -o <dir>)";
   const lines = [`  Workspace: ${places.agentRoot}`, `  Outputs:   ${outputs}`];
   const current = state.runs.at(-1);
   if (current?.status !== "completed")
-    lines.push(`  Resume:    hankweave --execution ${places.executionDir}`);
-  if (failed !== undefined) {
-    const record = findCodon(state, failed.id);
-    lines.unshift(
-      `  Failed codon: ${failed.id}${record?.failedDuring ? ` (during ${record.failedDuring})` : ""}`,
-    );
-  }
+    lines.push(`  Resume:    hankweave --execution ${shellQuote(places.executionDir)}`);
+  const unfinished = unfinishedCodonLine(state);
+  if (unfinished !== undefined) lines.unshift(unfinished);
   return `${lines.join("\n")}\n`;
+}
+
+/** The codon the run stopped at: one that failed, else one a stop or a crash cut short. */
+function unfinishedCodonLine(state: RunState): string | undefined {
+  const failed = state.codons.find((c) => codonEnding(c) === "failed");
+  if (failed !== undefined) {
+    const during = failed.failedDuring ? ` (during ${failed.failedDuring})` : "";
+    return `  Failed codon: ${failed.id}${during}`;
+  }
+  const cut = state.codons.find((c) => {
+    const ending = codonEnding(c);
+    return ending === "stopped" || ending === "interrupted";
+  });
+  return cut === undefined ? undefined : `  Stopped codon: ${cut.id} (it runs again on a resume)`;
 }

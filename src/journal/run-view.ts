@@ -1,0 +1,170 @@
+import type { DataOf, JournaledEvent } from "../events/events.ts";
+import type { RunOutcome } from "../events/run-outcome.ts";
+import { IDLE_ACTIVITY, nextActivity, type RunActivity } from "./run-activity.ts";
+import { countCodons, type RunCounts } from "./run-counts.ts";
+import type { RunState } from "./run-state.ts";
+import { RunStateStore } from "./run-state-store.ts";
+
+/**
+ * The run view: a run's events folded once into what every face shows. It is the journal reducer's
+ * state (codon rows with status, attempts, durations, tokens, cost and end reasons; loops; runs;
+ * totals) plus what the faces need beyond it: the live activity, the latest budget summary, whether
+ * the cost is simulated, and how the last run ended and why. The headless progress and summary, the
+ * TUI, `--attach`, the web page and the server's status all read it, so a number two faces show is
+ * computed once. Browser-safe: it imports only the event vocabulary and the reducer.
+ */
+
+/** Which agents reported the run's cost: the scripted agent's figures are simulated, not spent. */
+export type CostSource = "none" | "real" | "simulated" | "mixed";
+
+export interface RunEnding {
+  readonly outcome: RunOutcome;
+  /** Why, in the runtime's words: the engine's ending message, else the last fatal problem seen. */
+  readonly cause: string | undefined;
+  /** From the run's start to its end, by the events' timestamps; undefined without the start. */
+  readonly durationMs: number | undefined;
+  /** The ending event's timestamp, ms since the epoch. */
+  readonly at: number;
+}
+
+export interface RunView {
+  readonly state: RunState;
+  readonly counts: RunCounts;
+  readonly activity: RunActivity;
+  /** How the latest run ended; undefined while it runs or before any run. */
+  readonly ending: RunEnding | undefined;
+  readonly budget: DataOf<"budget.summary"> | undefined;
+  readonly costSource: CostSource;
+  /** Codons during which the read-only data source changed, in order, once each. */
+  readonly dataSourceChangedBy: readonly string[];
+  /** Bumped by every event that may change the checkpoints (a codon ended, a rollback, a run ended). */
+  readonly checkpointEpoch: number;
+}
+
+const RUN_ENDINGS: Readonly<Record<string, RunOutcome>> = {
+  RunCompleted: "completed",
+  RunFailed: "failed",
+  RunCrashed: "interrupted",
+};
+
+/** Folds events into a `RunView` in place; events at or below the last applied `seq` change nothing. */
+export class RunViewFold {
+  readonly #store: RunStateStore;
+  #activity: RunActivity = IDLE_ACTIVITY;
+  #ending: RunEnding | undefined;
+  #budget: DataOf<"budget.summary"> | undefined;
+  #costSource: CostSource = "none";
+  #lastProblem: string | undefined;
+  readonly #dataSourceChangedBy: string[] = [];
+  #checkpointEpoch = 0;
+  #counts: RunCounts | undefined;
+  #seenSeq = 0;
+
+  /**
+   * `initial` may already include events (a snapshot, or a live state handed to a listener after its
+   * event): applying them again leaves the reducer's part as it is and still folds what the view adds.
+   */
+  constructor(initial?: RunState) {
+    this.#store = new RunStateStore(initial);
+  }
+
+  get lastSeq(): number {
+    return this.#seenSeq;
+  }
+
+  /** Applies one event; returns false when it was already applied. */
+  apply(event: JournaledEvent): boolean {
+    if (event.seq <= this.#seenSeq) return false;
+    this.#seenSeq = event.seq;
+    this.#store.apply(event);
+    this.#activity = nextActivity(this.#activity, event);
+    this.#counts = undefined;
+    this.#observe(event);
+    return true;
+  }
+
+  /** The view now. The object is new; its `state` is live (see RunStateStore) and keeps moving. */
+  view(): RunView {
+    this.#counts ??= countCodons(this.#store.state.codons);
+    return {
+      state: this.#store.state,
+      counts: this.#counts,
+      activity: this.#activity,
+      ending: this.#ending,
+      budget: this.#budget,
+      costSource: this.#costSource,
+      dataSourceChangedBy: this.#dataSourceChangedBy,
+      checkpointEpoch: this.#checkpointEpoch,
+    };
+  }
+
+  #observe(event: JournaledEvent): void {
+    switch (event.type) {
+      case "state.transition":
+        this.#transition(event);
+        return;
+      case "token.usage":
+        if (event.data.modelId !== undefined) this.#noteCostSource(event.data.modelId);
+        return;
+      case "codon.completed":
+        this.#checkpointEpoch += 1;
+        if (event.data.failureReason !== undefined)
+          this.#lastProblem = `${event.data.codonId}: ${event.data.failureReason.message}`;
+        return;
+      case "rollback.completed":
+        this.#checkpointEpoch += 1;
+        this.#ending = undefined;
+        return;
+      case "budget.summary":
+        this.#budget = event.data;
+        return;
+      case "error":
+        if (event.data.fatal) this.#lastProblem = event.data.message;
+        if (event.data.code === "data-source-changed") this.#noteDataSourceChange(event.data.codon);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #transition(event: Extract<JournaledEvent, { type: "state.transition" }>): void {
+    const { transitionType, transition } = event.data;
+    if (transitionType === "RunStarted") {
+      this.#ending = undefined;
+      this.#lastProblem = undefined;
+      return;
+    }
+    const ended = RUN_ENDINGS[transitionType];
+    if (ended === undefined) return;
+    const outcome = ended === "failed" && transition.data.reason === "aborted" ? "aborted" : ended;
+    const message = transition.data.message;
+    const at = Date.parse(event.timestamp);
+    const startedAt = this.#activity.runStartedAt;
+    this.#checkpointEpoch += 1;
+    this.#ending = {
+      outcome,
+      cause: typeof message === "string" ? message : this.#lastProblem,
+      durationMs: startedAt === undefined ? undefined : Math.max(0, at - startedAt),
+      at,
+    };
+  }
+
+  #noteCostSource(modelId: string): void {
+    const simulated = modelId === "scripted" || modelId.startsWith("scripted/");
+    const source: CostSource = simulated ? "simulated" : "real";
+    const known = this.#costSource;
+    this.#costSource = known === "none" || known === source ? source : "mixed";
+  }
+
+  #noteDataSourceChange(codon: string | undefined): void {
+    const by = codon ?? "the run";
+    if (!this.#dataSourceChangedBy.includes(by)) this.#dataSourceChangedBy.push(by);
+  }
+}
+
+/** Folds a whole journal (or any ordered run of events) into its view. */
+export function viewOf(events: Iterable<JournaledEvent>, initial?: RunState): RunView {
+  const fold = new RunViewFold(initial);
+  for (const event of events) fold.apply(event);
+  return fold.view();
+}
