@@ -36,7 +36,7 @@ describe("web: the execution page's model", () => {
       ),
       ["plan:completed", "step#0:completed", "iteration 0", "step#1:completed", "iteration 1"],
     );
-    assert.deepEqual(model.outcome, { kind: "completed", cause: "Every codon completed" });
+    assert.deepEqual(model.outcome, { kind: "completed", cause: "All codons completed" });
     const plan = model.codons.get("plan");
     assert.equal(plan?.tokens, 15);
     assert.equal(plan?.model, "scripted");

@@ -1,7 +1,26 @@
+import { useEffect, useState } from "react";
 import { formatCount, formatMs, formatUsd, ofLimit } from "../shared/format.ts";
 import { MeterBar } from "../shared/meter-bar.tsx";
 import { useLatest } from "../shared/use-latest.tsx";
 import type { ExecutionModel } from "./execution-model.ts";
+
+/** The clock, ticking once a second while `ticking` (a run is live) so its run time moves. */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (!ticking) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}
+
+/** The last run's wall time so far (or in all, once it ended); undefined before a run started. */
+function runSeconds(model: ExecutionModel, now: number): number | undefined {
+  const started = model.runStartedAt;
+  if (started === undefined) return undefined;
+  return Math.max(0, ((model.runEndedAt ?? now) - started) / 1000);
+}
 
 /**
  * Spent against limit per currency and scope: the run's totals (live), then, once the run journals its
@@ -11,7 +30,9 @@ export function BudgetMeters(props: { readonly model: ExecutionModel }) {
   const { model } = props;
   const summary = model.budget;
   const ceiling = summary?.ceiling;
-  const seconds = summary?.totals.actualTimeSeconds;
+  // Called on every render, before any branch: a hook's place in the order must never move.
+  const now = useNow(model.runEndedAt === undefined && model.runStartedAt !== undefined);
+  const seconds = summary?.totals.actualTimeSeconds ?? runSeconds(model, now);
   const rows = useLatest(summary?.rows ?? [], 50, "codons");
   return (
     <section aria-labelledby="budget-title" className="budget">

@@ -1,7 +1,13 @@
 import type { CodonEndReasons, DataOf, JournaledEvent } from "../../events/index.ts";
+import type { RunOutcome } from "../../events/run-outcome.ts";
+import type { RunCounts } from "../../journal/run-counts.ts";
+import type { CodonRecord } from "../../journal/run-state.ts";
+import { RunViewFold } from "../../journal/run-view.ts";
 
 /**
- * What the execution page shows, folded from the journal one event at a time. The model is mutated in
+ * What the execution page shows, folded from the journal one event at a time: the run view every face
+ * reads (`journal/run-view.ts`: codon statuses, attempts, cost, tokens, counts, the outcome and its
+ * cause) plus what only the page shows (each codon's stream and files). The model is mutated in
  * place (a 10,000-event history is folded in well under a frame's budget per batch, without copying
  * arrays per event); the page re-renders from it at most once per animation frame.
  */
@@ -57,7 +63,7 @@ export type Outcome =
   | { readonly kind: "none" }
   | { readonly kind: "running" }
   | { readonly kind: "waiting"; readonly message: string }
-  | { readonly kind: "completed" | "failed" | "aborted"; readonly cause: string | undefined };
+  | { readonly kind: RunOutcome; readonly cause: string | undefined };
 
 export type BudgetSummary = DataOf<"budget.summary">;
 
@@ -71,41 +77,85 @@ export interface RollbackView {
 export class ExecutionModel {
   readonly timeline: TimelineEntry[] = [];
   readonly codons = new Map<string, CodonView>();
-  outcome: Outcome = { kind: "none" };
-  runCount = 0;
-  totalCost = 0;
-  totalTokens = 0;
-  lastSeq = 0;
-  budget: BudgetSummary | undefined;
+  readonly #run = new RunViewFold();
   rollback: RollbackView | undefined;
-  runningCodon: string | undefined;
-  /** The last fatal error or failure message: the cause of a failed run. */
-  #lastProblem: string | undefined;
   readonly #toolItems = new Map<string, Extract<StreamItem, { kind: "tool" }>>();
 
-  apply(event: JournaledEvent): void {
-    if (event.seq <= this.lastSeq) return;
-    this.lastSeq = event.seq;
-    this.#fold(event);
-    const data = event.data as { codonId?: unknown };
-    const touched = typeof data.codonId === "string" ? data.codonId : this.runningCodon;
-    const codon = touched === undefined ? undefined : this.codons.get(touched);
-    if (codon !== undefined) codon.version += 1;
+  get lastSeq(): number {
+    return this.#run.lastSeq;
   }
 
-  #fold(event: JournaledEvent): void {
+  /** How the run stands: ended (with its cause), waiting for a command, running, or not started. */
+  get outcome(): Outcome {
+    const { ending, activity } = this.#run.view();
+    if (ending !== undefined) return { kind: ending.outcome, cause: ending.cause };
+    if (activity.parked !== undefined) return { kind: "waiting", message: activity.parked.message };
+    return activity.live ? { kind: "running" } : { kind: "none" };
+  }
+
+  get counts(): RunCounts {
+    return this.#run.view().counts;
+  }
+
+  get runCount(): number {
+    return this.#run.view().state.runs.length;
+  }
+
+  get totalCost(): number {
+    return this.#run.view().state.totals.cost;
+  }
+
+  get totalTokens(): number {
+    const t = this.#run.view().state.totals;
+    return t.inputTokens + t.outputTokens + t.cacheCreationTokens + t.cacheReadTokens;
+  }
+
+  get budget(): BudgetSummary | undefined {
+    return this.#run.view().budget;
+  }
+
+  /** When the live (or last) run started, ms since the epoch. */
+  get runStartedAt(): number | undefined {
+    return this.#run.view().activity.runStartedAt;
+  }
+
+  /** When the last run ended, ms since the epoch; undefined while it runs. */
+  get runEndedAt(): number | undefined {
+    return this.#run.view().ending?.at;
+  }
+
+  get runningCodon(): string | undefined {
+    return this.#run.view().activity.running?.id;
+  }
+
+  /** Moves on whenever the checkpoints may have changed: the page asks for the list again then. */
+  get checkpointEpoch(): number {
+    return this.#run.view().checkpointEpoch;
+  }
+
+  apply(event: JournaledEvent): void {
+    const runningBefore = this.runningCodon;
+    if (!this.#run.apply(event)) return;
+    this.#fold(event, runningBefore);
+    const data = event.data as { codonId?: unknown };
+    const touched = typeof data.codonId === "string" ? data.codonId : runningBefore;
+    const codon = touched === undefined ? undefined : this.codons.get(touched);
+    if (codon !== undefined) {
+      this.#syncRecord(codon);
+      codon.version += 1;
+    }
+  }
+
+  #fold(event: JournaledEvent, running: string | undefined): void {
     switch (event.type) {
-      case "state.transition":
-        this.#transition(event.data);
-        return;
       case "codon.started":
-        this.#started(event.data);
-        return;
-      case "codon.completed":
-        this.#completed(event.data);
+        this.codon(event.data.codonId, event.data.codonName).name = event.data.codonName;
         return;
       case "token.usage":
-        this.#usage(event.data);
+        if (event.data.modelId !== undefined) this.codon(event.data.codonId).model = event.data.modelId;
+        return;
+      case "codon.completed":
+        this.codon(event.data.codonId).failure = event.data.failureReason?.message;
         return;
       case "assistant.action":
         this.#action(event.seq, event.data);
@@ -114,23 +164,10 @@ export class ExecutionModel {
         this.#toolResult(event.data);
         return;
       case "file.updated":
-        this.#file(event.seq, event.data);
+        this.#file(event.seq, event.data, running);
         return;
       case "loop.iteration.completed":
         this.#iteration(event.data);
-        return;
-      case "budget.summary":
-        this.budget = event.data;
-        return;
-      case "server.idle":
-        if (event.data.reason === "codon-completed")
-          this.outcome = { kind: "waiting", message: event.data.message };
-        return;
-      case "error":
-        if (event.data.fatal) this.#lastProblem = event.data.message;
-        return;
-      case "info":
-        if (event.data.message.startsWith("Run stopped")) this.#lastProblem = event.data.message;
         return;
       case "rollback.started":
         this.rollback = {
@@ -147,9 +184,42 @@ export class ExecutionModel {
           checkpoint: event.data.checkpoint,
           message: `Rolled back to ${event.data.codonName} (${event.data.checkpointType} checkpoint ${event.data.checkpoint.slice(0, 10)})`,
         };
+        this.#markRolledBack();
+        return;
+      case "state.transition":
+        if (event.data.codonId !== undefined) this.codon(event.data.codonId);
         return;
       default:
         return;
+    }
+  }
+
+  /** The codon's figures as the run view has them (its record covers every attempt). */
+  #syncRecord(codon: CodonView): void {
+    const record = this.#record(codon.id);
+    if (record === undefined) return;
+    codon.status = record.status;
+    codon.attempt = Math.max(1, record.attempts + (isActive(record) ? 1 : 0));
+    codon.durationMs = record.endedAt === null && record.durationMs === 0 ? undefined : record.durationMs;
+    codon.cost = record.cost + record.runningCost;
+    const t = record.tokens;
+    codon.tokens = t.input + t.output + t.cacheCreation + t.cacheRead;
+    codon.endReasons = record.endReasons ?? undefined;
+  }
+
+  #record(id: string): CodonRecord | undefined {
+    const { codons } = this.#run.view().state;
+    for (let i = codons.length - 1; i >= 0; i -= 1) if (codons[i]?.id === id) return codons[i];
+    return undefined;
+  }
+
+  /** Codons a rollback undid keep their stream on the page, marked as rolled back. */
+  #markRolledBack(): void {
+    const kept = new Set(this.#run.view().state.codons.map((record) => record.id));
+    for (const codon of this.codons.values()) {
+      if (kept.has(codon.id) || codon.status === "rolled-back") continue;
+      codon.status = "rolled-back";
+      codon.version += 1;
     }
   }
 
@@ -178,68 +248,6 @@ export class ExecutionModel {
     return codon;
   }
 
-  #transition(data: DataOf<"state.transition">): void {
-    this.totalCost = data.resultingState.totalCost;
-    this.runCount = data.resultingState.runCount;
-    const payload = data.transition.data;
-    switch (data.transitionType) {
-      case "RunStarted":
-        this.outcome = { kind: "running" };
-        this.#lastProblem = undefined;
-        return;
-      case "RunCompleted":
-        this.outcome = { kind: "completed", cause: "Every codon completed" };
-        this.runningCodon = undefined;
-        return;
-      case "RunFailed": {
-        const aborted = payload.reason === "aborted";
-        this.outcome = { kind: aborted ? "aborted" : "failed", cause: this.#lastProblem };
-        this.runningCodon = undefined;
-        return;
-      }
-      case "CodonTransitioned": {
-        if (data.codonId === undefined) return;
-        const codon = this.codon(data.codonId);
-        if (typeof payload.status === "string") codon.status = payload.status;
-        if (typeof payload.attempt === "number") codon.attempt = payload.attempt;
-        if (codon.status === "running") this.runningCodon = codon.id;
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  #started(data: DataOf<"codon.started">): void {
-    const codon = this.codon(data.codonId, data.codonName);
-    codon.name = data.codonName;
-    codon.attempt = data.attempt ?? codon.attempt;
-  }
-
-  #completed(data: DataOf<"codon.completed">): void {
-    const codon = this.codon(data.codonId);
-    codon.status = data.success ? "completed" : "failed";
-    codon.durationMs = data.duration;
-    codon.cost = data.cost;
-    codon.endReasons = data.endReasons;
-    codon.failure = data.failureReason?.message;
-    if (data.failureReason !== undefined) this.#lastProblem = `${codon.id}: ${data.failureReason.message}`;
-    if (data.budgetExceeded !== undefined) {
-      const { currency, limit, used } = data.budgetExceeded;
-      this.#lastProblem = `${codon.id} exceeded its ${currency} budget (${used} of ${limit})`;
-    }
-    if (this.runningCodon === codon.id) this.runningCodon = undefined;
-  }
-
-  #usage(data: DataOf<"token.usage">): void {
-    const codon = this.codon(data.codonId);
-    const tokens = data.inputTokens + data.outputTokens + data.cacheCreationTokens + data.cacheReadTokens;
-    codon.tokens += tokens;
-    codon.cost += data.totalCost;
-    this.totalTokens += tokens;
-    if (data.modelId !== undefined) codon.model = data.modelId;
-  }
-
   #action(seq: number, data: DataOf<"assistant.action">): void {
     const codon = this.codon(data.codonId);
     if (data.action === "tool_use") {
@@ -264,8 +272,7 @@ export class ExecutionModel {
     this.#toolItems.delete(data.toolUseId);
   }
 
-  #file(seq: number, data: DataOf<"file.updated">): void {
-    const codonId = this.runningCodon;
+  #file(seq: number, data: DataOf<"file.updated">, codonId: string | undefined): void {
     if (codonId === undefined) return;
     const codon = this.codon(codonId);
     codon.files.set(data.path, data.action);
@@ -286,6 +293,10 @@ export class ExecutionModel {
       },
     });
   }
+}
+
+function isActive(record: CodonRecord): boolean {
+  return record.status !== "completed" && record.status !== "failed" && record.status !== "skipped";
 }
 
 /** Files created, modified and deleted by a codon: the diff stats shown with its checkpoint. */

@@ -16,12 +16,14 @@ export function ExecutionPage() {
   const { model } = store;
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const selectedId = picked ?? model.runningCodon ?? lastCodonId(model.timeline);
-  const rollbackPhase = model.rollback?.phase;
   const outcomeKind = model.outcome.kind;
-  // The checkpoint list changes when a run ends or a rollback completes: ask again then.
+  const checkpointEpoch = model.checkpointEpoch;
+  const live = store.status === "live";
+  // The checkpoint list changes when a codon ends, a rollback completes or a run ends: ask again then.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the epoch is the trigger, not an input.
   useEffect(() => {
-    if (rollbackPhase !== undefined || outcomeKind !== "running") store.send("checkpoint.list");
-  }, [store, rollbackPhase, outcomeKind]);
+    if (live) store.send("checkpoint.list");
+  }, [store, checkpointEpoch, live]);
   useEffect(() => {
     document.title = `hankweave: ${outcomeKind === "none" ? "execution" : outcomeKind}`;
   }, [outcomeKind]);
@@ -56,7 +58,7 @@ function ExecutionBody(props: {
     <div className="execution-layout">
       <Timeline entries={model.timeline} selected={selectedId} onSelect={setPicked} />
       <main>
-        <OutcomeBanner outcome={model.outcome} rollback={model.rollback} />
+        <OutcomeBanner outcome={model.outcome} rollback={model.rollback} counts={model.counts} />
         {store.notice !== undefined && (
           <p className="notice" role="alert">
             {store.notice}
@@ -74,12 +76,17 @@ function ExecutionBody(props: {
         <CheckpointsPanel
           model={model}
           checkpoints={store.checkpoints}
-          canWrite={store.mode === "readandwrite"}
+          canWrite={store.mode === "readandwrite" && canRollBack(model.outcome.kind)}
           send={store.send}
         />
       </aside>
     </div>
   );
+}
+
+/** A rollback is offered only while the run waits for a command or after it ended, never mid-codon. */
+function canRollBack(kind: ReturnType<typeof useExecution>["store"]["model"]["outcome"]["kind"]): boolean {
+  return kind !== "running" && kind !== "none";
 }
 
 function lastCodonId(

@@ -1,3 +1,5 @@
+import type { RunCounts } from "../../journal/run-counts.ts";
+import { countsText } from "../../journal/run-words.ts";
 import type { Outcome, RollbackView } from "./execution-model.ts";
 
 const LABELS: Readonly<Record<Outcome["kind"], string>> = {
@@ -7,14 +9,16 @@ const LABELS: Readonly<Record<Outcome["kind"], string>> = {
   completed: "Completed",
   failed: "Failed",
   aborted: "Stopped",
+  interrupted: "Interrupted",
 };
 
 /** The run's outcome with its cause, announced to screen readers when it changes. */
 export function OutcomeBanner(props: {
   readonly outcome: Outcome;
   readonly rollback: RollbackView | undefined;
+  readonly counts: RunCounts;
 }) {
-  const { outcome, rollback } = props;
+  const { outcome, rollback, counts } = props;
   const cause = outcome.kind === "waiting" ? outcome.message : "cause" in outcome ? outcome.cause : undefined;
   return (
     <div
@@ -25,6 +29,11 @@ export function OutcomeBanner(props: {
     >
       <strong>{LABELS[outcome.kind]}</strong>
       {cause !== undefined && <span className="cause">: {cause}</span>}
+      {counts.total > 0 && (
+        <p className="counts" data-counts={JSON.stringify(counts)}>
+          {countsText(counts)}
+        </p>
+      )}
       {rollback !== undefined && (
         <p className="rollback-note" data-rollback={rollback.phase}>
           {rollback.message}

@@ -96,8 +96,6 @@ function createHolder() {
         onStatus: (status) => {
           store.status = status;
           if (status === "live") store.synced = true;
-          // Once in sync (and after every rollback or run end), ask for the checkpoints again.
-          if (status === "live") socket?.send("checkpoint.list");
           changed();
         },
       });
