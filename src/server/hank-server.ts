@@ -121,12 +121,16 @@ async function closeAll(
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
   });
-  const streams = (async () => {
-    // A client may ask for history while others are being waited for: wait until none streams.
-    while ([...clients].some((client) => client.streaming))
-      await Promise.all([...clients].map((c) => c.idle()));
+  const drained = (async () => {
+    // Every published event reaches every client's socket before it closes: first the bus hands the
+    // last events to the clients' feeds, then each client's waiting batch is written (a client with
+    // `batchEvents` holds the run's final events, `RunCompleted` among them, until its flush). A
+    // client may ask for history meanwhile: go on until none streams.
+    await execution.closeEvents();
+    do await Promise.all([...clients].map((client) => client.idle()));
+    while ([...clients].some((client) => client.streaming));
   })();
-  await Promise.race([Promise.all([execution.closeEvents(), streams]), timeout]);
+  await Promise.race([drained, timeout]);
   clearTimeout(timer);
   stopNotices();
   for (const client of [...clients]) client.close(1001, "server shutting down");

@@ -1,5 +1,5 @@
+import { openRunStream } from "../server/client/node-stream.ts";
 import type { ClientMode } from "../server/index.ts";
-import { connectClient } from "../server/protocol-client.ts";
 import { loadInk } from "./ink-modules.ts";
 import { createTuiApp } from "./tui-app.ts";
 
@@ -26,7 +26,7 @@ export interface TuiSession {
  * port, refused token), before anything is drawn.
  */
 export async function startTui(options: StartTuiOptions): Promise<TuiSession> {
-  const client = await connectClient({
+  const client = await openRunStream({
     url: options.url,
     mode: options.mode,
     ...(options.token !== undefined && { token: options.token }),

@@ -1,20 +1,13 @@
 import type { ReactNode } from "react";
-import type { JournaledEvent } from "../journal/index.ts";
-import type { CommandType } from "../server/index.ts";
-import type { ServerFrame } from "../server/protocol-client.ts";
+import type { RunStream } from "../server/client/node-stream.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { keyAction, type Menu } from "./keys.ts";
 import { initialTuiState, type TuiState } from "./tui-model.ts";
-import { connectionClosed, reduceFrame } from "./tui-state.ts";
+import { connectionClosed, reduceFrame, type ServerFrame } from "./tui-state.ts";
 import { createTuiView } from "./view.ts";
 
-/** What the TUI needs of a protocol client (`ProtocolClient` is one). */
-export interface TuiClient {
-  onFrame(listener: (frame: ServerFrame) => void): () => void;
-  send(type: CommandType, data?: Record<string, unknown>): string;
-  readonly closed: Promise<unknown>;
-  close(): void;
-}
+/** What the TUI needs of the protocol stream (`RunStream` is one). */
+export type TuiClient = Pick<RunStream, "onFrame" | "send" | "ended" | "close">;
 
 export interface TuiAppProps {
   readonly client: TuiClient;
@@ -31,11 +24,11 @@ export interface TuiAppProps {
 }
 
 /**
- * The TUI as a component over a protocol client: it asks for the whole journal first (`history.sync`,
- * live events held until it is done, then applied once each by seq), applies frames in batches, redraws
- * the clock every `tickMs`, turns keys into commands, and exits once the server closes the connection,
- * leaving the last frame (the summary) on the terminal.
- */
+ * The TUI as a component over the protocol stream: the whole journal first, then live, each event once
+ * in `seq` order (the stream sees to it), applied in batches; it redraws the clock every `tickMs`, turns
+ * keys into commands, and exits once the stream ends (the server closed the connection) or, for a
+ * read-only watcher, once the run it watches has ended, leaving the last frame (the summary) on the
+ * terminal. */
 export function createTuiApp(modules: InkModules): (props: TuiAppProps) => ReactNode {
   const { react, ink } = modules;
   const View = createTuiView(modules);
@@ -60,9 +53,12 @@ export function createTuiApp(modules: InkModules): (props: TuiAppProps) => React
       const timer = setInterval(() => setClock(now()), props.tickMs ?? 1000);
       return () => clearInterval(timer);
     }, []);
+    const watchedRunEnded = props.readOnly && state.outcome !== undefined && state.running === undefined;
     react.useEffect(() => {
-      if (state.connection === "closed") exit();
-    }, [state.connection]);
+      // A watcher is done with the run once it ended, whatever other clients keep the server open for.
+      if (watchedRunEnded) props.client.close();
+      if (state.connection === "closed" || watchedRunEnded) exit();
+    }, [state.connection, watchedRunEnded]);
     const { isRawModeSupported } = ink.useStdin();
     ink.useInput(
       (input, key) => {
@@ -97,18 +93,13 @@ export function createTuiApp(modules: InkModules): (props: TuiAppProps) => React
   };
 }
 
-/**
- * Feeds the client's frames into the state: history first, then live, in batches. Returns the effect's
- * cleanup.
- */
+/** Feeds the stream's frames into the state, in batches. Returns the effect's cleanup. */
 function followClient(
   props: TuiAppProps,
   now: () => number,
   setState: (update: (state: TuiState) => TuiState) => void,
 ): () => void {
   const pending: ServerFrame[] = [];
-  const held: ServerFrame[] = [];
-  let syncing = true;
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
     timer = undefined;
@@ -117,23 +108,14 @@ function followClient(
       setState((state) => frames.reduce((acc, frame) => reduceFrame(acc, frame, now()), state));
   };
   const stop = props.client.onFrame((frame) => {
-    if (frame.kind === "unjournaled" && frame.type === "history.batch") {
-      const events = Array.isArray(frame.data.events) ? (frame.data.events as JournaledEvent[]) : [];
-      for (const event of events) pending.push({ kind: "event", event });
-      if (frame.data.hasMore === false) {
-        syncing = false;
-        pending.push(...held.splice(0));
-      }
-    } else if (syncing && frame.kind === "event") held.push(frame);
-    else pending.push(frame);
+    pending.push(
+      frame.kind === "event" ? frame : { kind: "unjournaled", type: frame.type, data: frame.data },
+    );
     timer ??= setTimeout(flush, props.batchMs ?? 50);
   });
-  props.client.send("history.sync");
   let active = true;
-  void props.client.closed.then(() => {
+  void props.client.ended.then(() => {
     if (!active) return;
-    syncing = false;
-    pending.push(...held.splice(0));
     flush();
     setState(connectionClosed);
   });

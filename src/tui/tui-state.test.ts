@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type JournaledEvent, sampleJournaled } from "../journal/index.ts";
-import type { ServerFrame } from "../server/protocol-client.ts";
 import { heartbeat } from "./heartbeat.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
 import { oneLine, toolSummary } from "./text.ts";
 import { initialTuiState, type TuiState, timelineOf } from "./tui-model.ts";
+import type { ServerFrame } from "./tui-state.ts";
 import { connectionClosed, reduceFrame } from "./tui-state.ts";
 
 const T0 = Date.parse("2025-01-01T00:00:00.000Z");

@@ -72,4 +72,25 @@ describe("live events in batches (handshake batchEvents)", () => {
       await served.remove();
     }
   });
+
+  it("a server that closes when its run ends first hands every batching client the final events", async () => {
+    const served = await serveHank(loop(3), { start: false });
+    try {
+      const raw = await rawBatchingClient(served.server.url);
+      served.host.start(served.server.port);
+      await served.host.ended;
+      await served.server.close();
+      const last = served.journal().at(-1);
+      const received = raw.messages
+        .filter((m) => m.type === "event.batch")
+        .flatMap((m) => (m.data as { events: JournaledEvent[] }).events);
+      assert.equal(received.at(-1)?.seq, last?.seq, "the last journaled event reached the client");
+      assert.ok(
+        received.some((e) => e.type === "state.transition" && e.data.transitionType === "RunCompleted"),
+        "RunCompleted among them",
+      );
+    } finally {
+      await served.remove();
+    }
+  });
 });

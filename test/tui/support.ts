@@ -1,7 +1,7 @@
 import "./outside-ci.ts";
 import { render } from "ink-testing-library";
+import { openRunStream } from "../../src/server/client/node-stream.ts";
 import type { ClientMode } from "../../src/server/index.ts";
-import { connectClient } from "../../src/server/protocol-client.ts";
 import { loadInk } from "../../src/tui/ink-modules.ts";
 import { createTuiApp } from "../../src/tui/tui-app.ts";
 
@@ -27,7 +27,7 @@ export async function renderTui(
   mode: ClientMode,
   options: { color?: boolean; width?: number } = {},
 ): Promise<RenderedTui> {
-  const client = await connectClient({ url, mode });
+  const client = await openRunStream({ url, mode });
   const modules = await loadInk();
   const App = createTuiApp(modules);
   let offset = 0;
@@ -52,7 +52,7 @@ export async function renderTui(
   const exited = new Promise<void>((resolve) => {
     exit = resolve;
   });
-  void client.closed.then(() => setTimeout(exit, 50));
+  void client.ended.then(() => setTimeout(exit, 50));
   const output = () => instance.frames.join("\n");
   return {
     output,

@@ -1,13 +1,13 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { ExecutionModel } from "./execution-model.ts";
 import {
   type ClientMode,
-  type ConnectionStatus,
-  openProtocolSocket,
-  type ProtocolSocket,
+  openProtocolStream,
+  type ProtocolStream,
   type ReplyFrame,
-  socketUrlOf,
-} from "./protocol-socket.ts";
+  type StreamStatus,
+} from "../../server/client/protocol-stream.ts";
+import { ExecutionModel } from "./execution-model.ts";
+import { socketUrlOf } from "./socket-url.ts";
 
 export interface CheckpointRow {
   readonly codonId: string;
@@ -21,7 +21,7 @@ export interface CheckpointRow {
 /** Everything the page reads: the folded journal plus what the server answered this client. */
 export interface ExecutionStore {
   readonly model: ExecutionModel;
-  status: ConnectionStatus;
+  status: StreamStatus;
   /**
    * True once the first `history.sync` finished. Until then the page shows only its progress: laying
    * out a 10,000-event history once beats laying it out again on every frame while it streams in.
@@ -49,7 +49,7 @@ function createHolder() {
   const listeners = new Set<() => void>();
   let version = 0;
   let scheduled = false;
-  let socket: ProtocolSocket | undefined;
+  let socket: ProtocolStream | undefined;
   const mode: ClientMode =
     new URLSearchParams(location.search).get("mode") === "readonly" ? "readonly" : "readandwrite";
   const changed = (): void => {
@@ -85,9 +85,11 @@ function createHolder() {
       return () => listeners.delete(listener);
     },
     start() {
-      socket = openProtocolSocket({
+      socket = openProtocolStream({
         url: socketUrlOf(location),
         mode,
+        reconnect: true,
+        openSocket: (url) => new WebSocket(url),
         onEvent: (event) => {
           store.model.apply(event);
           changed();

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { sampleJournaled } from "../../events/event-samples.ts";
+import type { JournaledEvent } from "../../events/events.ts";
+import { openProtocolStream, type SocketLike, type StreamStatus } from "./protocol-stream.ts";
+
+type Listener = (event: never) => void;
+
+/**
+ * A socket whose far end is the test, playing the server: it sees what the client sent and answers
+ * frames of its choosing.
+ */
+class ScriptedSocket implements SocketLike {
+  readyState = 0;
+  readonly sent: Array<{ type: string; data?: Record<string, unknown> }> = [];
+  readonly #listeners = new Map<string, Listener[]>();
+
+  addEventListener(type: string, listener: Listener): void {
+    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
+  }
+
+  send(text: string): void {
+    this.sent.push(JSON.parse(text) as { type: string; data?: Record<string, unknown> });
+  }
+
+  close(code = 1000, reason = ""): void {
+    this.readyState = 3;
+    this.#emit("close", { code, reason });
+  }
+
+  open(): void {
+    this.readyState = 1;
+    this.#emit("open", {});
+  }
+
+  answer(frame: Record<string, unknown>): void {
+    this.#emit("message", { data: JSON.stringify(frame) });
+  }
+
+  historySyncs(): unknown[] {
+    return this.sent.filter((frame) => frame.type === "history.sync").map((frame) => frame.data?.afterSeq);
+  }
+
+  #emit(type: string, event: unknown): void {
+    for (const listener of this.#listeners.get(type) ?? []) (listener as (event: unknown) => void)(event);
+  }
+}
+
+function eventAt(seq: number): JournaledEvent {
+  return sampleJournaled("info", seq);
+}
+
+function harness(reconnect: boolean) {
+  const sockets: ScriptedSocket[] = [];
+  const seqs: number[] = [];
+  const statuses: StreamStatus[] = [];
+  const stream = openProtocolStream({
+    url: "ws://test",
+    mode: "readonly",
+    reconnect,
+    openSocket: () => {
+      const socket = new ScriptedSocket();
+      sockets.push(socket);
+      return socket;
+    },
+    onEvent: (event) => seqs.push(event.seq),
+    onStatus: (status) => statuses.push(status),
+  });
+  const latest = (): ScriptedSocket => {
+    const socket = sockets.at(-1);
+    if (socket === undefined) throw new Error("no socket");
+    return socket;
+  };
+  return { stream, sockets, seqs, statuses, latest };
+}
+
+describe("the protocol stream", () => {
+  it("history then live, interleaved, in seq order, each event once", async () => {
+    const { stream, seqs, statuses, latest } = harness(false);
+    const socket = latest();
+    socket.open();
+    assert.deepEqual(socket.sent[0], {
+      type: "handshake",
+      data: { mode: "readonly", sendPreviousEvents: false, batchEvents: true },
+    });
+    socket.answer({ type: "handshake.response", data: {} });
+    await stream.handshaken;
+    assert.deepEqual(socket.historySyncs(), [0]);
+    // A live batch arrives while the history streams: held until the history reaches it.
+    socket.answer({ type: "event.batch", data: { events: [eventAt(4), eventAt(5)] } });
+    socket.answer({ type: "history.batch", data: { events: [eventAt(1), eventAt(2)], hasMore: true } });
+    socket.answer({ type: "history.batch", data: { events: [eventAt(3), eventAt(4)], hasMore: false } });
+    socket.answer({ ...eventAt(5) });
+    socket.answer({ ...eventAt(6) });
+    assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(statuses, ["syncing", "live"]);
+    assert.deepEqual(socket.historySyncs(), [0], "no hole, no second request");
+  });
+
+  it("fills a hole in the live sequence by asking for the history after the last event it holds", async () => {
+    const { stream, seqs, latest } = harness(false);
+    const socket = latest();
+    socket.open();
+    socket.answer({ type: "handshake.response", data: {} });
+    await stream.handshaken;
+    socket.answer({ type: "history.batch", data: { events: [eventAt(1)], hasMore: false } });
+    socket.answer({ type: "event.batch", data: { events: [eventAt(4)] } });
+    assert.deepEqual(seqs, [1]);
+    assert.deepEqual(socket.historySyncs(), [0, 1], "asked for what follows seq 1");
+    socket.answer({
+      type: "history.batch",
+      data: { events: [eventAt(2), eventAt(3), eventAt(4)], hasMore: false },
+    });
+    assert.deepEqual(seqs, [1, 2, 3, 4]);
+  });
+
+  it("reconnects after a lost connection and resumes after its last seq; without reconnect the first close ends it", async () => {
+    const { stream, seqs, sockets, latest } = harness(true);
+    latest().open();
+    latest().answer({ type: "handshake.response", data: {} });
+    latest().answer({ type: "history.batch", data: { events: [eventAt(1), eventAt(2)], hasMore: false } });
+    latest().close(1006, "lost");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(sockets.length, 2, "a second socket was opened");
+    latest().open();
+    latest().answer({ type: "handshake.response", data: {} });
+    assert.deepEqual(latest().historySyncs(), [2]);
+    latest().answer({ type: "history.batch", data: { events: [eventAt(2), eventAt(3)], hasMore: false } });
+    assert.deepEqual(seqs, [1, 2, 3]);
+    stream.close();
+    assert.deepEqual(await stream.ended, { code: 1000, reason: "client done" });
+
+    const once = harness(false);
+    once.latest().close(1006, "refused");
+    await assert.rejects(once.stream.handshaken, /refused/);
+    assert.deepEqual(await once.stream.ended, { code: 1006, reason: "refused" });
+    assert.equal(once.sockets.length, 1);
+  });
+});

@@ -1,0 +1,241 @@
+import type { JournaledEvent } from "../../events/events.ts";
+
+/**
+ * The one client of the run server's WebSocket protocol (docs/server.md), for Node and the browser:
+ * the TUI, `--attach` and the web page all read a run through it. It shakes hands (live events in
+ * `event.batch` frames, no preview), asks `history.sync {afterSeq}` for everything after the last
+ * event it holds, and hands journaled events on in `seq` order, each exactly once, whether they came
+ * from the history stream or live (the two interleave). A hole in the sequence (a live event ahead of
+ * the history) is filled by asking for the history after the last event handed on. With `reconnect`,
+ * a lost connection is opened again with back-off and resumes after the last `seq`, so a restart of
+ * the socket or of the server loses and duplicates nothing.
+ *
+ * Browser-safe: the socket comes from `openSocket` (the browser's `WebSocket`, or `ws` in Node).
+ */
+
+export type ClientMode = "readonly" | "readandwrite";
+
+/** The part of the WebSocket API the client uses; the browser's `WebSocket` and `ws` both have it. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "open", listener: () => void): void;
+  addEventListener(type: "message", listener: (message: { readonly data: unknown }) => void): void;
+  addEventListener(
+    type: "close",
+    listener: (event: { readonly code: number; readonly reason: string }) => void,
+  ): void;
+  addEventListener(type: "error", listener: (event: { readonly message?: string }) => void): void;
+}
+
+/** A frame that is not a journaled event: `checkpoint.list`, `error`, `info`, `server.ready`, `pong`. */
+export interface ReplyFrame {
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+}
+
+export type StreamStatus = "connecting" | "syncing" | "live" | "reconnecting" | "closed";
+
+export interface ProtocolStreamOptions {
+  readonly url: string;
+  readonly mode: ClientMode;
+  readonly openSocket: (url: string) => SocketLike;
+  readonly onEvent: (event: JournaledEvent) => void;
+  readonly onReply?: (frame: ReplyFrame) => void;
+  readonly onStatus?: (status: StreamStatus) => void;
+  /** Open the connection again after it was lost (back-off 250 ms to 4 s). False: the first close ends it. */
+  readonly reconnect: boolean;
+  /** Events per `history.batch`. Default 500: a browser pays per message, so 10,000 events take 20. */
+  readonly historyBatch?: number;
+  /** Ids of the commands sent. Default `crypto.randomUUID`. */
+  readonly newId?: () => string;
+}
+
+export interface ProtocolStream {
+  /** Settles once the first handshake was answered; rejects when the connection ended before it. */
+  readonly handshaken: Promise<void>;
+  /** Settles when the stream ended: closed by `close()`, or by the server without `reconnect`. */
+  readonly ended: Promise<{ readonly code: number; readonly reason: string }>;
+  /** The `seq` of the last event handed on. */
+  readonly lastSeq: number;
+  /** Sends a command with a fresh id; false when the socket is not open (the caller says so). */
+  send(type: string, data?: Record<string, unknown>): boolean;
+  close(): void;
+}
+
+const RETRY_MS = [250, 500, 1000, 2000, 4000];
+const OPEN = 1;
+
+export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStream {
+  const order = new SeqOrder(options.onEvent);
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const batchSize = options.historyBatch ?? 500;
+  let socket: SocketLike | undefined;
+  let closedByUs = false;
+  let failures = 0;
+  let syncing = false;
+  let status: StreamStatus = "connecting";
+  let handshook = false;
+  let settleHandshake: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  let settleEnd: (end: { code: number; reason: string }) => void = () => undefined;
+  const handshaken = new Promise<void>((resolve, reject) => {
+    settleHandshake = { resolve, reject };
+  });
+  const ended = new Promise<{ code: number; reason: string }>((resolve) => {
+    settleEnd = resolve;
+  });
+  handshaken.catch(() => undefined);
+
+  const setStatus = (next: StreamStatus): void => {
+    if (status === next) return;
+    status = next;
+    options.onStatus?.(next);
+  };
+  const sendFrame = (type: string, data?: Record<string, unknown>): boolean => {
+    if (socket?.readyState !== OPEN) return false;
+    socket.send(JSON.stringify({ id: newId(), type, ...(data !== undefined && { data }) }));
+    return true;
+  };
+  const syncHistory = (): void => {
+    syncing = true;
+    setStatus("syncing");
+    sendFrame("history.sync", { afterSeq: order.applied, batchSize });
+  };
+  const takeEvent = (event: JournaledEvent): void => {
+    order.take(event);
+    // A live event ahead of what we hold, with no history on its way: ask for what lies between.
+    if (!syncing && order.hasHole) syncHistory();
+  };
+
+  const onHistory = (data: Record<string, unknown>): void => {
+    for (const event of eventsOf(data)) order.take(event);
+    if (data.hasMore !== false) return;
+    syncing = false;
+    if (order.hasHole) syncHistory();
+    else setStatus("live");
+  };
+
+  const onFrame = (frame: RawFrame): void => {
+    if (typeof frame.seq === "number") {
+      takeEvent(frame as unknown as JournaledEvent);
+      return;
+    }
+    const data = frame.data;
+    if (frame.type === "handshake.response") {
+      failures = 0;
+      if (!handshook) settleHandshake?.resolve();
+      handshook = true;
+      syncHistory();
+    } else if (frame.type === "event.batch") {
+      for (const event of eventsOf(data)) takeEvent(event);
+    } else if (frame.type === "history.batch") {
+      onHistory(data);
+    } else {
+      options.onReply?.({ type: frame.type, data });
+    }
+  };
+
+  const end = (code: number, reason: string): void => {
+    setStatus("closed");
+    if (!handshook)
+      settleHandshake?.reject(new Error(reason === "" ? `connection closed (${code})` : reason));
+    settleEnd({ code, reason });
+  };
+
+  const connect = (): void => {
+    setStatus(failures === 0 ? "connecting" : "reconnecting");
+    let lastError = "";
+    const ws = options.openSocket(options.url);
+    socket = ws;
+    ws.addEventListener("open", () => {
+      const data = { mode: options.mode, sendPreviousEvents: false, batchEvents: true };
+      ws.send(JSON.stringify({ type: "handshake", data }));
+    });
+    ws.addEventListener("message", (message) => {
+      const frame = typeof message.data === "string" ? parseFrame(message.data) : undefined;
+      if (frame !== undefined) onFrame(frame);
+    });
+    ws.addEventListener("error", (event) => {
+      lastError = event.message ?? lastError;
+    });
+    ws.addEventListener("close", (event) => {
+      if (socket !== ws) return;
+      syncing = false;
+      if (closedByUs || !options.reconnect) {
+        end(event.code, event.reason || lastError);
+        return;
+      }
+      setStatus("reconnecting");
+      const delay = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)] ?? 4000;
+      failures += 1;
+      setTimeout(connect, delay);
+    });
+  };
+  connect();
+
+  return {
+    handshaken,
+    ended,
+    get lastSeq() {
+      return order.applied;
+    },
+    send: sendFrame,
+    close() {
+      closedByUs = true;
+      if (socket === undefined || socket.readyState > OPEN) end(1000, "client done");
+      else socket.close(1000, "client done");
+    },
+  };
+}
+
+/** Hands events on in `seq` order, each once, holding those that come early. */
+class SeqOrder {
+  applied = 0;
+  readonly #early = new Map<number, JournaledEvent>();
+  readonly #deliver: (event: JournaledEvent) => void;
+
+  constructor(deliver: (event: JournaledEvent) => void) {
+    this.#deliver = deliver;
+  }
+
+  get hasHole(): boolean {
+    return this.#early.size > 0;
+  }
+
+  take(event: JournaledEvent): void {
+    if (event.seq <= this.applied || this.#early.has(event.seq)) return;
+    this.#early.set(event.seq, event);
+    for (
+      let next = this.#early.get(this.applied + 1);
+      next !== undefined;
+      next = this.#early.get(this.applied + 1)
+    ) {
+      this.#early.delete(next.seq);
+      this.applied = next.seq;
+      this.#deliver(next);
+    }
+  }
+}
+
+interface RawFrame {
+  readonly type: string;
+  readonly seq?: number;
+  readonly data: Record<string, unknown>;
+}
+
+function parseFrame(text: string): RawFrame | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || !("type" in value) || typeof value.type !== "string")
+      return undefined;
+    const data = "data" in value && typeof value.data === "object" && value.data !== null ? value.data : {};
+    return { ...(value as RawFrame), data: data as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
+function eventsOf(data: Record<string, unknown>): JournaledEvent[] {
+  return Array.isArray(data.events) ? (data.events as JournaledEvent[]) : [];
+}
