@@ -1,4 +1,4 @@
-import type { CheckpointType } from "./checkpointer.ts";
+import { type CheckpointType, isCheckpointType } from "../events/checkpoints.ts";
 
 /**
  * The commit message of a checkpoint: a readable subject, an optional note, then one trailer per field
@@ -30,8 +30,6 @@ const KEYS = {
   timestamp: "Hankweave-Timestamp",
 } as const satisfies Record<keyof CheckpointMeta, string>;
 
-const TYPES: readonly string[] = ["rig-setup", "completed", "error", "skipped"];
-
 export function formatCheckpointMessage(meta: CheckpointMeta, note?: string): string {
   const subject = `${meta.checkpointType}: ${oneLine(meta.codonName)} (${oneLine(meta.codonId)})`;
   const body = note === undefined ? "" : cleanNote(note);
@@ -59,10 +57,6 @@ export function parseCheckpointMessage(message: string): CheckpointMeta | undefi
   }
   if (checkpointType === undefined || !isCheckpointType(checkpointType)) return undefined;
   return { codonId, codonName, checkpointType, runId, timestamp };
-}
-
-function isCheckpointType(text: string): text is CheckpointType {
-  return TYPES.includes(text);
 }
 
 function parseJsonString(text: string): string | undefined {

@@ -17,7 +17,9 @@
  * that goes wrong (git missing, a broken repository, a call out of order) rejects with a
  * `CheckpointError` carrying a `code`.
  */
-export type CheckpointType = "rig-setup" | "completed" | "error" | "skipped";
+export type { CheckpointType } from "../events/checkpoints.ts";
+
+import type { CheckpointType } from "../events/checkpoints.ts";
 
 export interface CheckpointRecord {
   /** Full commit id. */
@@ -136,10 +138,7 @@ export interface Checkpointer {
   release?(): void;
 }
 
-/** The branch name of a run's line of checkpoints. */
-export function runBranch(runId: string): string {
-  return `run/${runId}`;
-}
+export { runBranch } from "../events/checkpoints.ts";
 
 /** Ref-safe run ids: one path component git accepts in a branch name. */
 export function isValidRunId(runId: string): boolean {

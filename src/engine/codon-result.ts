@@ -64,18 +64,4 @@ export function boundedText(text: string, limit: number): string {
   return text.slice(0, splitsPair ? limit - 1 : limit);
 }
 
-export const NO_TOKENS: TokenUsage = {
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheCreationTokens: 0,
-  cacheReadTokens: 0,
-};
-
-export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheCreationTokens: a.cacheCreationTokens + b.cacheCreationTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-  };
-}
+export { addTokens, NO_TOKENS } from "../events/token-usage.ts";

@@ -128,8 +128,9 @@ export const ErrorData = z.strictObject({
   code: z.string().optional(),
 });
 
-export const CheckpointType = z.enum(["rig-setup", "completed", "error", "skipped"]);
-export type CheckpointType = z.infer<typeof CheckpointType>;
+import { CheckpointType } from "./checkpoints.ts";
+
+export { CheckpointType };
 
 export const CheckpointListData = z.strictObject({
   runId: z.string(),

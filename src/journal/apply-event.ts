@@ -1,3 +1,4 @@
+import { undoesItsCodon } from "../events/checkpoints.ts";
 import type { DataOf, EventOf, JournaledEvent } from "../events/events.ts";
 import { type ActiveCodonStatus, CodonStatus, isTerminalCodonStatus } from "../events/payloads-common.ts";
 import {
@@ -308,9 +309,6 @@ function onLoopIteration(state: RunState, data: DataOf<"loop.iteration.completed
   state.loops = { ...state.loops, [data.loopId]: updated };
 }
 
-/** Checkpoint types that restore the state before the codon ran, so the codon itself is undone too. */
-const BEFORE_CODON = new Set(["rig-setup", "start"]);
-
 /**
  * A rollback undoes the codons after its target (in execution order), and the target too when the
  * checkpoint predates it. Spend is never undone: totals keep what was paid. Loop records are left as
@@ -319,5 +317,5 @@ const BEFORE_CODON = new Set(["rig-setup", "start"]);
 function onRollbackCompleted(draft: RunStateDraft, data: DataOf<"rollback.completed">): void {
   const index = draft.codonIndex(data.codonId);
   if (index === -1) return;
-  draft.keepCodons(BEFORE_CODON.has(data.checkpointType) ? index : index + 1);
+  draft.keepCodons(undoesItsCodon(data.checkpointType) ? index : index + 1);
 }

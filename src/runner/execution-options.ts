@@ -1,5 +1,6 @@
 import type { Checkpointer } from "../checkpoint/index.ts";
 import type { EventListener, LoopStopPredicate } from "../engine/index.ts";
+import type { RefusalCode } from "../events/refusals.ts";
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { ValidationIssue } from "../hank/issues.ts";
 import type { HeldPrompts } from "../hank/prompt.ts";
@@ -118,6 +119,8 @@ export type ExecutionResult =
       /** The run could not start (git missing, self-test, execution refused, lock held...). */
       readonly kind: "refused";
       readonly exitCode: 1;
+      /** Why, as a code to decide on; `message` says it to a person. */
+      readonly code: RefusalCode;
       readonly message: string;
       readonly layout?: ExecutionLayout;
     }

@@ -16,7 +16,13 @@ export function faultResult(
   const message = fsFaultMessage(error);
   if (message === undefined) return undefined;
   if (layout !== undefined) journalQuietly(layout.eventsPath, message, true);
-  return { kind: "refused", exitCode: 1, message, ...(layout !== undefined && { layout }) };
+  return {
+    kind: "refused",
+    exitCode: 1,
+    code: "filesystem-fault",
+    message,
+    ...(layout !== undefined && { layout }),
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../checkpoint/git/index.ts";
 import type { RunControl } from "../engine/index.ts";
+import type { RefusalCode } from "../events/refusals.ts";
 import type { HankFile } from "../hank/schema/index.ts";
 import type { EventBus } from "../journal/index.ts";
 import { systemClock } from "../util/clock.ts";
@@ -85,21 +86,22 @@ async function execute(
   if (!loaded.ok) return invalid(loaded);
   if (options.checkpointer === undefined) {
     const gitProblem = checkGit();
-    if (gitProblem !== undefined) return refused(gitProblem);
+    if (gitProblem !== undefined) return refused("git-missing", gitProblem);
   }
   const commands = loadCommands(loaded.hankDir, cwd);
-  if (!commands.ok) return refused(commands.message);
+  if (!commands.ok) return refused("commands-invalid", commands.message);
   const selfTest =
     options.harnesses === undefined
       ? selfTestModels(loaded.report.models.values(), env, commands.config)
       : [];
   if (selfTest.length > 0) {
     return refused(
+      "self-test-failed",
       `Self-test failed for ${selfTest.length} model(s):\n${selfTest.join("\n")}\nFix the setup, or dry-run with -m scripted.`,
     );
   }
   const outputProblem = options.outputDir === undefined ? undefined : outputDirProblem(options.outputDir);
-  if (outputProblem !== undefined) return refused(outputProblem);
+  if (outputProblem !== undefined) return refused("output-dir-invalid", outputProblem);
   const opened = await openExecution({
     hankPath: loaded.hankPath,
     hankText: loaded.text,
@@ -121,7 +123,7 @@ async function execute(
     argv: options.runtime?.argv ?? [],
     now: () => clock.now(),
   });
-  if (!opened.ok) return refused(opened.message);
+  if (!opened.ok) return refused("execution-refused", opened.message);
   const { layout } = opened;
   // A lost lock (see lock-fence.ts) cancels the run, so its agent stops too.
   const lockLost = new AbortController();
@@ -135,7 +137,7 @@ async function execute(
       if (problem.kind === "lost") fence?.markLost(problem.holder);
     },
   });
-  if (!lock.ok) return refused(lock.message, layout);
+  if (!lock.ok) return refused("lock-held", lock.message, layout);
   fence = createLockFence(lock.lock, clock, () => lockLost.abort("lock lost"));
   onOpened(layout);
   options.onOpened?.(layout, opened.notes);
@@ -155,7 +157,7 @@ async function execute(
       ...(commands.config !== undefined && { commands: commands.config }),
     });
   } catch (error) {
-    if (error instanceof LockLostError) return refused(error.message, layout);
+    if (error instanceof LockLostError) return refused("lock-lost", error.message, layout);
     const fault = faultResult(error, layout);
     if (fault !== undefined) return fault;
     throw error;
@@ -187,8 +189,8 @@ function invalid(loaded: Extract<LoadedHank, { ok: false }>): ExecutionResult {
   };
 }
 
-function refused(message: string, layout?: ExecutionLayout): ExecutionResult {
-  return { kind: "refused", exitCode: 1, message, ...(layout !== undefined && { layout }) };
+function refused(code: RefusalCode, message: string, layout?: ExecutionLayout): ExecutionResult {
+  return { kind: "refused", exitCode: 1, code, message, ...(layout !== undefined && { layout }) };
 }
 
 /** Set once `git --version` ran: a process that found git once does not look again. */

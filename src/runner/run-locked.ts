@@ -8,6 +8,7 @@ import {
   interruptedRollbackMessage,
   rollbackAftermath,
 } from "../engine/index.ts";
+import type { RefusalCode } from "../events/refusals.ts";
 import type { CommandConfig } from "../harness/command/index.ts";
 import { JournalWriter, loadRunState, type RunState, readTail, writeSnapshot } from "../journal/index.ts";
 import { buildPlan } from "../plan/index.ts";
@@ -57,7 +58,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
   const restored = await loadRunState(layout.stateDir, { journalPath: layout.eventsPath });
   if (run.options.startNew !== true) {
     const lost = await lostJournalProblem(layout, restored, run.checkpointer);
-    if (lost !== undefined) return refused(lost, layout);
+    if (lost !== undefined) return refused("lock-lost", lost, layout);
   }
   const writer = JournalWriter.open(layout.eventsPath, {
     durability: wantsDurableJournal(run.options, run.env) ? "boundary" : "os",
@@ -75,13 +76,17 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
     const aftermath = rollbackAftermath(readTail(layout.eventsPath, AFTERMATH_TAIL_EVENTS).events);
     if (aftermath.kind === "interrupted") {
-      return refused(interruptedRollbackMessage(aftermath.rollback, layout.executionDir), layout);
+      return refused(
+        "rollback-interrupted",
+        interruptedRollbackMessage(aftermath.rollback, layout.executionDir),
+        layout,
+      );
     }
     const point =
       run.options.newRun === true
         ? { kind: "fresh" as const, plan: buildPlan(run.loaded.hank) }
         : await resumePoint(run.loaded.hank, sink.state(), restored, layout.eventsPath);
-    if (point.kind === "invalid") return refused(point.message, layout);
+    if (point.kind === "invalid") return refused("resume-invalid", point.message, layout);
     if (point.kind === "done" && latestRunCompleted(sink.state())) {
       // A kill after RunCompleted can leave state.json behind the journal; catch it up.
       if (restored.snapshot?.runState.lastSeq !== sink.state().lastSeq) {
@@ -218,6 +223,6 @@ function latestRunCompleted(state: RunState): boolean {
   return state.runs[state.runs.length - 1]?.status === "completed";
 }
 
-function refused(message: string, layout: ExecutionLayout): ExecutionResult {
-  return { kind: "refused", exitCode: 1, message, layout };
+function refused(code: RefusalCode, message: string, layout: ExecutionLayout): ExecutionResult {
+  return { kind: "refused", exitCode: 1, code, message, layout };
 }

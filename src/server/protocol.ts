@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RollbackCheckpointType } from "../engine/index.ts";
+import { ROLLBACK_CHECKPOINT_TYPES } from "../events/checkpoints.ts";
 
 /**
  * The client side of the WebSocket protocol: what a client may send, in the reference runtime's names
@@ -26,16 +26,6 @@ export type HandshakeMessage = z.infer<typeof HandshakeMessage>;
 const Reason = z.object({ reason: z.string().optional() });
 const AutoRestart = z.object({ autoRestart: z.boolean().default(false) });
 
-/** The checkpoint types `rollback.toCodon` takes (`start` = before the codon, `end` = its latest). */
-const CHECKPOINT_TYPES = [
-  "start",
-  "end",
-  "rig-setup",
-  "completed",
-  "error",
-  "skipped",
-] as const satisfies readonly RollbackCheckpointType[];
-
 function command<T extends string, D extends z.ZodType>(type: T, data: D) {
   return z.object({ id: z.string().min(1), type: z.literal(type), data });
 }
@@ -61,7 +51,7 @@ export const CommandMessage = z.discriminatedUnion("type", [
     "rollback.toCodon",
     z.object({
       codonId: z.string().min(1),
-      checkpointType: z.enum(CHECKPOINT_TYPES),
+      checkpointType: z.enum(ROLLBACK_CHECKPOINT_TYPES),
       autoRestart: z.boolean().default(false),
     }),
   ),

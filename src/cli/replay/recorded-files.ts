@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { parseCheckpointMessage } from "../../checkpoint/checkpoint-message.ts";
+import { runBranch } from "../../events/checkpoints.ts";
 import type { RecordedFileChange } from "../../harness/replay/index.ts";
 
 /** A checkpoint of the recorded run and what it changed against the checkpoint before it. */
@@ -22,7 +23,7 @@ export function readRecordedCheckpoints(gitDir: string, runId: string): Recorded
       maxBuffer: 1024 * 1024 * 1024,
       ...(input !== undefined && { input }),
     });
-  const log = git(["log", "--format=%x1e%H %T%x1f%B", "--reverse", "--first-parent", `run/${runId}`, "--"]);
+  const log = git(["log", "--format=%x1e%H %T%x1f%B", "--reverse", "--first-parent", runBranch(runId), "--"]);
   const commits: { sha: string; tree: string; codonId: string; checkpointType: string }[] = [];
   for (const chunk of log.toString("utf8").split("\x1e")) {
     const split = chunk.indexOf("\x1f");

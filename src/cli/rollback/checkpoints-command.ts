@@ -9,6 +9,7 @@ import {
   currentRunOf,
   readJournalLine,
 } from "../../engine/rollback/index.ts";
+import { runBranch } from "../../events/checkpoints.ts";
 import { executionLayout } from "../../workspace/execution-layout.ts";
 import type { CliIo } from "../cli-io.ts";
 import type { CheckpointsOptions } from "./subcommand-command.ts";
@@ -68,7 +69,7 @@ export function renderCheckpointLists(
   const width = Math.max(...lists.flatMap((list) => list.checkpoints.map((c) => c.codonId.length)));
   const lines: string[] = [];
   for (const list of lists) {
-    const current = list.currentBranch === `run/${list.runId}` ? ", current" : "";
+    const current = list.currentBranch === runBranch(list.runId) ? ", current" : "";
     lines.push(`run ${list.runId} (branch run/${list.runId}${current})`);
     for (const c of list.checkpoints) {
       const mark = onLine.has(c.sha) ? "*" : " ";

@@ -1,3 +1,4 @@
+import { totalTokens } from "../../events/token-usage.ts";
 import type { UsageIncrement } from "../../harness/harness.ts";
 import { formatUsd, reachedUsd, roundUsd } from "./dollars.ts";
 import type { BudgetExceeded, CodonLimits, DurationLimit, ResolvedLimit } from "./types.ts";
@@ -46,10 +47,7 @@ export function meter(state: MeterState, reading: MeterReading): MeterResult {
 }
 
 function advance(state: MeterState, { usage, elapsedSeconds }: MeterReading): MeterState {
-  const turnContext =
-    usage === undefined
-      ? 0
-      : usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens + usage.outputTokens;
+  const turnContext = usage === undefined ? 0 : totalTokens(usage);
   return {
     ...state,
     costUsd: roundUsd(state.costUsd + Math.max(0, usage?.costUsd ?? 0)),

@@ -1,12 +1,10 @@
+import { undoesItsCodon } from "../../events/checkpoints.ts";
 import type { HankFile } from "../../hank/schema/index.ts";
 import type { RunState } from "../../journal/index.ts";
 import { codonIndex } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
 import { buildPlan, replayLoopReports } from "../../plan/index.ts";
 import type { LineReport } from "./journal-line.ts";
-
-/** Checkpoint types whose state predates their codon: rolling back to them undoes the codon too. */
-const BEFORE_CODON: ReadonlySet<string> = new Set(["rig-setup", "start"]);
 
 /**
  * The codons a `rollback.completed {codonId, checkpointType}` undoes, in execution order: those after
@@ -16,7 +14,7 @@ const BEFORE_CODON: ReadonlySet<string> = new Set(["rig-setup", "start"]);
 export function codonsUndone(state: RunState, codonId: string, checkpointType: string): string[] {
   const index = codonIndex(state, codonId);
   if (index === -1) return [];
-  const keep = BEFORE_CODON.has(checkpointType) ? index : index + 1;
+  const keep = undoesItsCodon(checkpointType) ? index : index + 1;
   return state.codons.slice(keep).map((codon) => codon.id);
 }
 

@@ -5,31 +5,19 @@ import type { ExecutionPlan } from "../../plan/index.ts";
 import type { EventSink } from "../event-sink.ts";
 import type { JournalLine } from "./journal-line.ts";
 
-/**
- * The checkpoint types a rollback to a codon may name (reference 1.18 `rollback.toCodon`): the four
- * recorded types, plus `start` (the state before the codon ran: its rig-setup checkpoint, or the
- * checkpoint before its first one) and `end` (the codon's latest checkpoint, whatever its type).
- */
-export type RollbackCheckpointType = "start" | "end" | CheckpointType;
+export {
+  isRollbackCheckpointType,
+  ROLLBACK_CHECKPOINT_TYPES,
+  type RollbackCheckpointType,
+} from "../../events/checkpoints.ts";
 
-export const ROLLBACK_CHECKPOINT_TYPES: readonly RollbackCheckpointType[] = [
-  "start",
-  "end",
-  "rig-setup",
-  "completed",
-  "error",
-  "skipped",
-];
+import type { RollbackCheckpointType } from "../../events/checkpoints.ts";
 
 /**
  * The `error` code journaled when a person abandons an interrupted rollback: the rollback is over
  * without having happened, and the execution goes on from where it stood before it.
  */
 export const ROLLBACK_ABANDONED_CODE = "rollback-abandoned";
-
-export function isRollbackCheckpointType(text: string): text is RollbackCheckpointType {
-  return (ROLLBACK_CHECKPOINT_TYPES as readonly string[]).includes(text);
-}
 
 /**
  * What to roll back to:

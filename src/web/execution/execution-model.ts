@@ -1,5 +1,6 @@
 import type { CodonEndReasons, DataOf, JournaledEvent } from "../../events/index.ts";
 import type { RunOutcome } from "../../events/run-outcome.ts";
+import { totalTokens } from "../../events/token-usage.ts";
 import type { RunCounts } from "../../journal/run-counts.ts";
 import type { CodonRecord } from "../../journal/run-state.ts";
 import { RunViewFold } from "../../journal/run-view.ts";
@@ -106,8 +107,7 @@ export class ExecutionModel {
   }
 
   get totalTokens(): number {
-    const t = this.#run.view().state.totals;
-    return t.inputTokens + t.outputTokens + t.cacheCreationTokens + t.cacheReadTokens;
+    return totalTokens(this.#run.view().state.totals);
   }
 
   get budget(): BudgetSummary | undefined {
