@@ -22,7 +22,7 @@ import { auditJournalInBackground } from "./journal-audit-report.ts";
 import { markedEnv } from "./leftover-processes.ts";
 import type { LoadedHank } from "./load-hank.ts";
 import { fencedStore, type LockFence } from "./lock-fence.ts";
-import { lostJournalProblem } from "./lost-journal.ts";
+import { lostJournalProblem, replacedJournalReporter } from "./lost-journal.ts";
 import { recoverCrash } from "./mark-crashed-run.ts";
 import { resumePoint } from "./resume-point.ts";
 import type { RunChannels } from "./run-channels.ts";
@@ -59,8 +59,10 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
     const lost = await lostJournalProblem(layout, restored, run.checkpointer);
     if (lost !== undefined) return refused(lost, layout);
   }
+  const replaced = replacedJournalReporter();
   const writer = JournalWriter.open(layout.eventsPath, {
     durability: wantsDurableJournal(run.options, run.env) ? "boundary" : "os",
+    onReplaced: replaced.onReplaced,
   });
   let audit: Promise<void> = Promise.resolve();
   try {
@@ -70,6 +72,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       channels: run.channels,
       ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
     });
+    replaced.reportTo(sink);
     recoverCrash(sink, run.staleLock, run.layout);
     audit = auditJournalInBackground(layout.eventsPath, sink);
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
