@@ -17,7 +17,8 @@ const output = (stream: NodeJS.WriteStream) => ({
 process.stdout.on("error", () => undefined);
 process.stderr.on("error", () => undefined);
 
-// The first SIGINT/SIGTERM is a user shutdown: the run is cancelled, the agent's process group is
+// The first SIGINT/SIGTERM/SIGHUP is a user shutdown (SIGHUP: the terminal was closed; the agent runs
+// in a process group of its own, which the hangup does not reach, so it must be stopped like this): the run is cancelled, the agent's process group is
 // stopped (SIGTERM, then SIGKILL after a grace period), the run ends `aborted`, the lock is released,
 // and the exit code is 0. A second one forces: every process this one started is killed at once, so
 // the run winds down and journals its end without waiting out the grace period; should that itself
@@ -36,6 +37,7 @@ const onSignal = (signal: NodeJS.Signals): void => {
 };
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
+process.on("SIGHUP", onSignal);
 
 process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
