@@ -72,6 +72,17 @@ function lockLostMessage(holder: LockRecord | null): string {
   return `This process lost the execution's lock while it was suspended: ${who}. It stopped without writing anything more; the execution goes on in the process that holds the lock.`;
 }
 
+/** Whether this process may still write (the fence holds); false once the lock is known to be lost. */
+export function fenceAllowsWrite(fence: LockFence): boolean {
+  try {
+    fence.check();
+    return true;
+  } catch (error) {
+    if (error instanceof LockLostError) return false;
+    throw error;
+  }
+}
+
 /** The journal behind the fence: no append once the lock is lost. */
 export function fencedStore(
   store: EventStore & Required<Pick<EventStore, "appendAll">>,

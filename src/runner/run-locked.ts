@@ -21,7 +21,7 @@ import { createHarnesses } from "./harnesses.ts";
 import { auditJournalInBackground } from "./journal-audit-report.ts";
 import { markedEnv } from "./leftover-processes.ts";
 import type { LoadedHank } from "./load-hank.ts";
-import { fencedStore, type LockFence } from "./lock-fence.ts";
+import { fenceAllowsWrite, fencedStore, type LockFence } from "./lock-fence.ts";
 import { lostJournalProblem, replacedJournalReporter } from "./lost-journal.ts";
 import { recoverCrash } from "./mark-crashed-run.ts";
 import { resumePoint } from "./resume-point.ts";
@@ -133,6 +133,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
           clock: run.clock,
           layout,
           ...(run.commands !== undefined && { commands: run.commands }),
+          mayWrite: () => fenceAllowsWrite(run.fence),
         }),
       hooks: fencedHooks(
         run.fence,
