@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import type { Checkpointer } from "../checkpoint/index.ts";
 import type { EventSink } from "../engine/index.ts";
 import { type JournalReplaced, journalRestorePath, type LoadedRunState } from "../journal/index.ts";
@@ -51,17 +51,21 @@ function workspaceEvidence(layout: ExecutionLayout): string[] {
 }
 
 function refusal(layout: ExecutionLayout, journalSeq: number, evidence: readonly string[]): string {
-  const what = !existsSync(layout.eventsPath)
-    ? "is missing"
-    : journalSeq === 0
-      ? "is empty"
-      : `ends at event ${journalSeq}`;
+  const what = journalState(layout.eventsPath, journalSeq);
   return [
     `The journal of this execution (${layout.eventsPath}) ${what}, but ${evidence.join(", ")}.`,
     "Running now would start the hank over on a workspace that already holds work, so nothing was run.",
     keepTheWork(layout.eventsPath),
     `To start over, move the old state aside and empty the workspace: add --start-new --force -e ${layout.executionDir}`,
   ].join("\n");
+}
+
+/** What the journal holds: nothing, bytes that are no records (overwritten), or records up to a point. */
+function journalState(path: string, journalSeq: number): string {
+  const size = statSync(path, { throwIfNoEntry: false })?.size;
+  if (size === undefined) return "is missing";
+  if (journalSeq > 0) return `ends at event ${journalSeq}`;
+  return size === 0 ? "is empty" : `holds no readable record (${size} bytes)`;
 }
 
 /**
