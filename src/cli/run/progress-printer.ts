@@ -4,6 +4,7 @@ import type { JournaledEvent, RunState } from "../../journal/index.ts";
 import { findCodon } from "../../journal/index.ts";
 import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
 import { type CostSource, type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
+import { shellCommand } from "../shell-quote.ts";
 
 /** Where progress lines go (stderr), and whether to colour them. */
 export interface ProgressOutput {
@@ -220,11 +221,13 @@ export function closingLines(state: RunState, places: ClosingPlaces): string {
   const lines = [`  Workspace: ${places.agentRoot}`, `  Outputs:   ${outputs}`];
   const current = state.runs.at(-1);
   if (current?.status !== "completed")
-    lines.push(`  Resume:    hankweave --execution ${places.executionDir}`);
+    lines.push(`  Resume:    ${shellCommand(["hankweave", "--execution", places.executionDir])}`);
   if (failed !== undefined) {
     const record = findCodon(state, failed.id);
+    // A codon a cancel stopped did not fail: it says so.
+    const label = record?.endReasons?.codon === "aborted" ? "Stopped codon" : "Failed codon";
     lines.unshift(
-      `  Failed codon: ${failed.id}${record?.failedDuring ? ` (during ${record.failedDuring})` : ""}`,
+      `  ${label}: ${failed.id}${record?.failedDuring ? ` (during ${record.failedDuring})` : ""}`,
     );
   }
   return `${lines.join("\n")}\n`;
