@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `hankweave` binary: wires the process to runCli and nothing else.
 import { endDescendants } from "../runner/end-descendants.ts";
+import { fsFaultMessage } from "../util/fs-fault.ts";
 import { runCli } from "./run-cli.ts";
 import { readPackageVersion } from "./version.ts";
 
@@ -39,6 +40,8 @@ process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 process.on("SIGHUP", onSignal);
 
+// A filesystem fault no command turned into a message of its own (a read-only disk under a rollback,
+// `--cleanup` or `--diet-journal`) still ends with one line naming the path, the cause and the fix.
 process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
@@ -51,4 +54,9 @@ process.exitCode = await runCli(process.argv.slice(2), {
     arch: process.arch,
     nodeVersion: process.version,
   },
+}).catch((error: unknown) => {
+  const message = fsFaultMessage(error);
+  if (message === undefined) throw error;
+  process.stderr.write(`✗ ${message}\n`);
+  return 1;
 });
