@@ -40,6 +40,16 @@ export function extractBundle(
   return { directory, fresh: true };
 }
 
+/**
+ * Writes a verified bundle into a new temporary directory, for a look that must leave the cache as it
+ * is (`--validate`); the caller removes it.
+ */
+export function extractScratch(lock: HankLock, members: readonly ArchiveMember[], tmpRoot: string): string {
+  const directory = fs.mkdtempSync(path.join(tmpRoot, "hankweave-bundle-"));
+  writeMembers(directory, lock, members);
+  return directory;
+}
+
 function writeMembers(root: string, lock: HankLock, members: readonly ArchiveMember[]): void {
   fs.mkdirSync(root, { recursive: true });
   fs.writeFileSync(path.join(root, LOCK_FILE), lockText(lock), { mode: 0o644 });

@@ -7,6 +7,7 @@ import { writeArchive } from "./archive.ts";
 import { codonInputs } from "./codon-inputs.ts";
 import { bundleHashOf, type HankLock, LOCK_FILE, lockText, modeBits, modeOf, sha256Hex } from "./lock.ts";
 import { IGNORE_DEFAULTS, type Member, scanMembers } from "./members.ts";
+import { readLimitProblem } from "./read-limits.ts";
 
 /** What `pack --check` reports and `pack` builds from. `errors` empty means it can be packed. */
 export interface PackPlan {
@@ -83,7 +84,14 @@ export async function buildBundle(plan: PackPlan, minRuntime: string): Promise<B
       bytes,
     })),
   ];
-  return { lock, lockText: text, bytes: await writeArchive(archive) };
+  const bytes = await writeArchive(archive);
+  // Never write a bundle that reading refuses.
+  const tooLarge = readLimitProblem(bytes);
+  if (tooLarge !== undefined)
+    throw new Error(
+      `the bundle would be refused when read: ${tooLarge}. Move large or repetitive data out of the hank`,
+    );
+  return { lock, lockText: text, bytes };
 }
 
 /** `<slug(meta.name)>-<meta.version | unversioned>.hank`, the reference's default bundle name. */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
-import { extractBundle, intact } from "./extract.ts";
+import { extractBundle, extractScratch, intact } from "./extract.ts";
 import { fetchRepository } from "./git-fetch.ts";
 import { parseGitLocation } from "./git-location.ts";
 import { bundleHashOf, HankLock, LOCK_FILE } from "./lock.ts";
@@ -11,6 +11,11 @@ export interface ResolveContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** This hankweave's version, checked against a bundle's `runtime.min`. */
   readonly version: string;
+  /**
+   * Leave the cache as it is (`--validate`): a bundle is extracted into a temporary directory, named
+   * in `scratch`, which the caller removes. Git locations are still cloned into the cache.
+   */
+  readonly scratch?: boolean;
 }
 
 export type ResolvedLocation =
@@ -21,6 +26,8 @@ export type ResolvedLocation =
       /** Lines for the user (`✓ Extracted to: …`). */
       readonly notes: readonly string[];
       readonly bundleHash?: string;
+      /** The temporary directory to remove once done (with `ResolveContext.scratch`). */
+      readonly scratch?: string;
     }
   | { readonly ok: false; readonly message: string };
 
@@ -62,6 +69,10 @@ export async function resolveHankLocation(
   if (typeof bytes === "string") return { ok: false, message: bytes };
   const verified = await verifyBundle(bytes, location, context.version);
   if (!verified.ok) return verified;
+  if (context.scratch === true) {
+    const scratch = extractScratch(verified.lock, verified.members, tmpdir());
+    return { ok: true, hankPath: scratch, notes: [], bundleHash: verified.lock.bundleHash, scratch };
+  }
   const extraction = extractBundle(
     verified.lock,
     verified.members,

@@ -1,5 +1,6 @@
 import { type ArchiveMember, type ReadMember, readArchive } from "./archive.ts";
 import { bundleHashOf, compareVersions, HankLock, LOCK_FILE, modeBits, sha256Hex } from "./lock.ts";
+import { readLimitProblem } from "./read-limits.ts";
 
 export type VerifiedBundle =
   | { readonly ok: true; readonly lock: HankLock; readonly members: readonly ArchiveMember[] }
@@ -9,11 +10,14 @@ const REPACK =
   "Re-create it with `hankweave pack` from the hank's source, or fetch it again from where it came.";
 
 /**
- * Checks a bundle before anything of it touches the disk: `hank.lock` first, the exact member set,
+ * Checks a bundle before anything of it touches the disk: what it decompresses to (within the read
+ * limits, read from its headers before it is decompressed), `hank.lock` first, the exact member set,
  * every member's sha256 and mode, the `bundleHash`, safe relative paths, and `runtime.min` against
  * this version. `shown` names the bundle in messages.
  */
 export async function verifyBundle(bytes: Buffer, shown: string, version: string): Promise<VerifiedBundle> {
+  const tooLarge = readLimitProblem(bytes);
+  if (tooLarge !== undefined) return fail(`${shown}: ${tooLarge}; nothing was decompressed. ${REPACK}`);
   let entries: ReadMember[];
   try {
     entries = await readArchive(bytes);

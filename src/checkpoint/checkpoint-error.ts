@@ -19,6 +19,13 @@ export type CheckpointErrorCode =
   | "ref-moved"
   | "ref-locked";
 
+/**
+ * The journal `error` code of a codon end (`completed` or `error`) that could not be checkpointed
+ * (`codon` names it). It is journaled before that attempt's `codon.completed`: a restart must not walk
+ * back over the files of a finished codon whose end no checkpoint holds.
+ */
+export const CHECKPOINT_NOT_MADE_CODE = "checkpoint-not-made";
+
 export interface CheckpointErrorDetails {
   /** The git arguments of the failing command, when one failed. */
   readonly args?: readonly string[];

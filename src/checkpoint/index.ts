@@ -1,5 +1,6 @@
 export { compileGlobs, type GlobSet } from "../util/glob-set.ts";
 export {
+  CHECKPOINT_NOT_MADE_CODE,
   CheckpointError,
   type CheckpointErrorCode,
   type CheckpointErrorDetails,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `hankweave` binary: wires the process to runCli and nothing else.
 import { endDescendants } from "../runner/end-descendants.ts";
+import { fsFaultMessage } from "../util/fs-fault.ts";
 import { runCli } from "./run-cli.ts";
 import { readPackageVersion } from "./version.ts";
 
@@ -17,7 +18,8 @@ const output = (stream: NodeJS.WriteStream) => ({
 process.stdout.on("error", () => undefined);
 process.stderr.on("error", () => undefined);
 
-// The first SIGINT/SIGTERM is a user shutdown: the run is cancelled, the agent's process group is
+// The first SIGINT/SIGTERM/SIGHUP is a user shutdown (SIGHUP: the terminal was closed; the agent runs
+// in a process group of its own, which the hangup does not reach, so it must be stopped like this): the run is cancelled, the agent's process group is
 // stopped (SIGTERM, then SIGKILL after a grace period), the run ends `aborted`, the lock is released,
 // and the exit code is 0. A second one forces: every process this one started is killed at once, so
 // the run winds down and journals its end without waiting out the grace period; should that itself
@@ -36,7 +38,10 @@ const onSignal = (signal: NodeJS.Signals): void => {
 };
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
+process.on("SIGHUP", onSignal);
 
+// A filesystem fault no command turned into a message of its own (a read-only disk under a rollback,
+// `--cleanup` or `--diet-journal`) still ends with one line naming the path, the cause and the fix.
 process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
@@ -49,4 +54,9 @@ process.exitCode = await runCli(process.argv.slice(2), {
     arch: process.arch,
     nodeVersion: process.version,
   },
+}).catch((error: unknown) => {
+  const message = fsFaultMessage(error);
+  if (message === undefined) throw error;
+  process.stderr.write(`✗ ${message}\n`);
+  return 1;
 });

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import type { CliIo } from "./cli-io.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { helpText } from "./help-text.ts";
@@ -104,11 +105,16 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
   const { runValidate } = await import("./validate-command.ts");
   const columns = io.stdout.columns ?? columnsFromEnv(io.env);
   const render = { color: colorWanted(io.stdout.isTTY, io.env), width: renderWidth(columns) };
-  const located = await withLocalHank(options, io);
+  // A bundle is looked at in a temporary directory: validation leaves the cache as it is.
+  const located = await withLocalHank(options, io, true);
   if (located === undefined) return 1;
-  const outcome = runValidate(located, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
-  io.stdout.write(outcome.stdout);
-  return outcome.exitCode;
+  try {
+    const outcome = runValidate(located, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
+    io.stdout.write(outcome.stdout);
+    return outcome.exitCode;
+  } finally {
+    if (located.scratchDir !== undefined) rmSync(located.scratchDir, { recursive: true, force: true });
+  }
 }
 
 async function run(options: CliOptions, argv: readonly string[], io: CliIo): Promise<number> {
@@ -129,18 +135,28 @@ async function run(options: CliOptions, argv: readonly string[], io: CliIo): Pro
 
 /**
  * A bundle (`x.hank`, `x.tar.zst`), a bundle URL or a git location becomes a verified local directory
- * in the cache before the hank loads; undefined (after printing why) when it cannot.
+ * in the cache before the hank loads (with `scratch`, a bundle goes to a temporary `scratchDir` the
+ * caller removes); undefined (after printing why) when it cannot.
  */
-async function withLocalHank(options: CliOptions, io: CliIo): Promise<CliOptions | undefined> {
+async function withLocalHank(
+  options: CliOptions,
+  io: CliIo,
+  scratch = false,
+): Promise<(CliOptions & { readonly scratchDir?: string }) | undefined> {
   const { needsResolution, resolveHankLocation } = await import("../bundle/index.ts");
   if (!needsResolution(options.hankPath)) return options;
-  const resolved = await resolveHankLocation(options.hankPath, { env: io.env, version: io.runtime.version });
+  const context = { env: io.env, version: io.runtime.version, scratch };
+  const resolved = await resolveHankLocation(options.hankPath, context);
   if (!resolved.ok) {
     io.stderr.write(`${resolved.message}\n`);
     return undefined;
   }
   for (const note of resolved.notes) io.stderr.write(`${note}\n`);
-  return { ...options, hankPath: resolved.hankPath };
+  return {
+    ...options,
+    hankPath: resolved.hankPath,
+    ...(resolved.scratch !== undefined && { scratchDir: resolved.scratch }),
+  };
 }
 
 /** `-i` / `-`: the data becomes the input's entry in the inputs cache. */

@@ -33,6 +33,23 @@ describe("loadHankFile", () => {
     });
   });
 
+  test("bytes that are not UTF-8 are refused, naming the line, column and byte", () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"meta": {"name": "caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"},\n "hank": []}'),
+    ]);
+    fs.writeFileSync(path.join(cwd, "latin1.json"), bytes);
+    const loaded = loadHankFile("latin1.json", cwd);
+    assert.equal(loaded.ok, false);
+    assert.equal(loaded.ok ? "" : loaded.issue.code, "hank-not-utf8");
+    assert.equal(
+      loaded.ok ? "" : loaded.issue.message,
+      `${path.join(cwd, "latin1.json")} is not valid UTF-8: byte 0xe9 at line 1, column 23 (offset 22)`,
+    );
+    assert.match(loaded.ok ? "" : loaded.issue.hint, /Save the file as UTF-8/);
+  });
+
   test("a directory: hank.json inside is discovered; the BOM is dropped", () => {
     const loaded = loadHankFile("proj", cwd);
     assert.deepEqual(loaded, {

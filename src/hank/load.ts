@@ -4,6 +4,7 @@ import { error, type ValidationIssue } from "./issues.ts";
 import { parseJsonWithPosition } from "./load-json.ts";
 import { DEFAULT_HANK_FILE } from "./load-positionals.ts";
 import { nearNames } from "./near-names.ts";
+import { decodeStrictUtf8 } from "./strict-utf8.ts";
 
 export { findJsonFault, type JsonParse, lineAndColumn, parseJsonWithPosition } from "./load-json.ts";
 export { applyModelOverride } from "./load-model-override.ts";
@@ -44,9 +45,9 @@ export function loadHankFile(target: string, cwd: string): LoadResult {
   if (unsupported !== null) return { ok: false, issue: unsupported };
   const located = locateHankFile(path.resolve(cwd, target), cwd);
   if (typeof located !== "string") return { ok: false, issue: located };
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(located, "utf8");
+    bytes = fs.readFileSync(located);
   } catch (caught) {
     const reason = caught instanceof Error ? caught.message : String(caught);
     return fail(
@@ -56,6 +57,17 @@ export function loadHankFile(target: string, cwd: string): LoadResult {
       "Check the file's permissions.",
     );
   }
+  const decoded = decodeStrictUtf8(bytes);
+  if (!decoded.ok) {
+    const message = `${located} is not valid UTF-8: ${decoded.where}`;
+    return fail(
+      "hank-not-utf8",
+      located,
+      message,
+      "Save the file as UTF-8 (a text editor's encoding setting).",
+    );
+  }
+  let text = decoded.text;
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   const parsed = parseJsonWithPosition(text);
   if (!parsed.ok) {

@@ -26,6 +26,12 @@ export interface HarnessContext {
   newId(): string;
   /** Command-line agents from hankweave.commands.json, when there is one. */
   readonly commands?: CommandConfig;
+  /**
+   * False once this process may no longer change the workspace (it lost the execution's lock while
+   * suspended, and another process runs the execution now). An in-process agent asks before each of
+   * its writes (a file, a command); an agent in a process of its own is stopped by the runtime instead.
+   */
+  readonly mayWrite?: () => boolean;
 }
 
 /** A line of a prompt that a harness would refuse, and why. */

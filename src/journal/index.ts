@@ -58,6 +58,7 @@ export type { JournalErrorCode } from "./journal-error.ts";
 export { JournalError } from "./journal-error.ts";
 export type { ReadOptions, ReadResult, ReadSinceResult, ScanSummary } from "./journal-reader.ts";
 export { forEachEvent, readAll, readSince, readTail } from "./journal-reader.ts";
+export { type JournalReplaced, journalRestorePath } from "./journal-restore.ts";
 export type { EventDraft, JournalOpening, JournalWriterOptions } from "./journal-writer.ts";
 export { JournalWriter } from "./journal-writer.ts";
 export type { LoadedRunState, LoadRunStateOptions } from "./load-run-state.ts";

@@ -6,6 +6,8 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
+  type Stats,
+  statSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
@@ -14,6 +16,7 @@ import { syncDirectory } from "../util/sync-directory.ts";
 import { writeAll } from "../util/write-all.ts";
 import { type EnvelopeOptions, type EventDraft, envelopeOf } from "./envelope.ts";
 import { JournalError } from "./journal-error.ts";
+import { isSameFile, type JournalReplaced, putJournalBack } from "./journal-restore.ts";
 import { parseRecord } from "./parse-record.ts";
 import { chainedLine, lineHash } from "./record-chain.ts";
 import { scanLinesBackward, tornTailLength, withPath } from "./scan-lines.ts";
@@ -32,6 +35,11 @@ export interface JournalWriterOptions extends EnvelopeOptions {
   readonly durability?: JournalDurability;
   /** The same as `durability: "append"`. */
   readonly durable?: boolean;
+  /**
+   * Called once the writer has put back a journal it found replaced (see `JournalWriter`), before the
+   * append that found it is written; an append from here is journaled first.
+   */
+  readonly onReplaced?: (replaced: JournalReplaced) => void;
 }
 
 export type { EventDraft };
@@ -51,6 +59,12 @@ export interface JournalOpening {
  * starts on its own line. `seq` continues from the last readable record (found by reading only the tail).
  * Each line carries the hash of the line before it (`prev`, see record-chain), continued from the last
  * line already in the file.
+ *
+ * Replaced file: an agent works beside the journal and may replace it (`sed -i` renames an edited copy
+ * over it). Appending on would write into a file no path reaches any more, and every record would be
+ * lost. So before every append, flush and close, the writer checks that the path still leads to its
+ * file (one `stat`, about 2 µs) and, when it does not, puts its own file's records back at the path,
+ * keeping what it found there as `events.jsonl.replaced-<n>` (see journal-restore).
  */
 export class JournalWriter {
   readonly path: string;
@@ -58,6 +72,8 @@ export class JournalWriter {
   readonly #options: JournalWriterOptions;
   readonly #durability: JournalDurability;
   #fd: number | null;
+  /** The file behind `#fd`, to recognise it at `path`. */
+  #own: Stats;
   #size: number;
   #lastSeq: number;
   /** The hash of the last line in the file: the next record's `prev`. */
@@ -66,7 +82,7 @@ export class JournalWriter {
   private constructor(
     path: string,
     fd: number,
-    size: number,
+    own: Stats,
     tail: JournalTail,
     options: JournalWriterOptions,
   ) {
@@ -75,7 +91,8 @@ export class JournalWriter {
     this.#options = options;
     this.#durability = options.durability ?? (options.durable === true ? "append" : "os");
     this.#fd = fd;
-    this.#size = size;
+    this.#own = own;
+    this.#size = own.size - tail.repairedBytes;
     this.#lastSeq = tail.lastSeq;
     this.#prev = tail.lastLineHash;
   }
@@ -86,7 +103,8 @@ export class JournalWriter {
     const fd = openSync(path, "a+");
     const syncs = (options.durability ?? (options.durable === true ? "append" : "os")) !== "os";
     try {
-      const size = fstatSync(fd).size;
+      const own = fstatSync(fd);
+      const { size } = own;
       const repairedBytes = tornTailLength(fd, size);
       if (repairedBytes > 0) {
         ftruncateSync(fd, size - repairedBytes);
@@ -94,7 +112,7 @@ export class JournalWriter {
       }
       if (created && syncs) syncDirectory(dirname(path));
       const end = size - repairedBytes;
-      return new JournalWriter(path, fd, end, { repairedBytes, ...readTail(fd, end) }, options);
+      return new JournalWriter(path, fd, own, { repairedBytes, ...readTail(fd, end) }, options);
     } catch (error) {
       closeSync(fd);
       throw withPath(error, path);
@@ -108,7 +126,7 @@ export class JournalWriter {
 
   /** Appends one event and returns it as written: the same object goes to the broadcast. */
   append<T extends JournaledType>(draft: EventDraft<T>): EventOf<T> {
-    const fd = this.#openFd();
+    const fd = this.#fdAtPath();
     const seq = this.#lastSeq + 1;
     const event = envelopeOf(draft, seq, this.#options);
     const prev = this.#prev;
@@ -127,7 +145,7 @@ export class JournalWriter {
    * local file is not cut by a signal), so events that only make sense together stay together.
    */
   appendAll(drafts: readonly EventDraft<JournaledType>[]): EventOf<JournaledType>[] {
-    const fd = this.#openFd();
+    const fd = this.#fdAtPath();
     const events = drafts.map((draft, index) => envelopeOf(draft, this.#lastSeq + 1 + index, this.#options));
     if (events.length === 0) return events;
     const prev = this.#prev;
@@ -146,6 +164,7 @@ export class JournalWriter {
    * otherwise nothing happens (`sync` forces it in every mode).
    */
   flush(): void {
+    this.#fdAtPath();
     if (this.#durability === "boundary") this.sync();
   }
 
@@ -157,6 +176,7 @@ export class JournalWriter {
   /** Closes the file (after a last fsync unless the durability is `os`); later appends throw. Idempotent. */
   close(): void {
     if (this.#fd === null) return;
+    this.#fdAtPath();
     const fd = this.#fd;
     this.#fd = null;
     try {
@@ -176,6 +196,23 @@ export class JournalWriter {
   #openFd(): number {
     if (this.#fd === null) throw new JournalError("closed", `journal ${this.path} is closed`);
     return this.#fd;
+  }
+
+  /** The open descriptor, once the path leads to its file again (see the class comment). */
+  #fdAtPath(): number {
+    const fd = this.#openFd();
+    if (isSameFile(statSync(this.path, { throwIfNoEntry: false }), this.#own)) return fd;
+    let back: ReturnType<typeof putJournalBack>;
+    try {
+      back = putJournalBack(fd, this.#size, this.path);
+    } catch (error) {
+      throw withPath(error, this.path);
+    }
+    closeSync(fd);
+    this.#fd = back.fd;
+    this.#own = fstatSync(back.fd);
+    this.#options.onReplaced?.(back.replaced);
+    return this.#openFd();
   }
 
   /**

@@ -34,7 +34,7 @@ export function codonEnding(record: CodonRecord): CodonEnding {
       return "skipped";
     case "failed":
       if (record.failureIgnored) return "ignored";
-      if (record.endReasons?.codon === "aborted" && record.failureReason === null) return "stopped";
+      if (record.endReasons?.codon === "aborted") return "stopped";
       if (record.endReasons?.codon === "interrupted") return "interrupted";
       return "failed";
     default:

@@ -1,7 +1,7 @@
 import {
   closeSync,
-  existsSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -70,10 +70,28 @@ export function writeSnapshot(
     rmSync(temp, { force: true });
     throw error;
   }
-  if (existsSync(target)) renameSync(target, join(dir, SNAPSHOT_BACKUP_FILE));
+  keepAsBackup(target, join(dir, SNAPSHOT_BACKUP_FILE));
   renameSync(temp, target);
   syncDirectory(dir);
   return snapshot;
+}
+
+/**
+ * The previous `state.json` becomes the backup. A directory in its place (something else made it) is
+ * an EISDIR fault naming `state.json`: renaming it over the backup file would fail as ENOTDIR, naming
+ * the backup, which is not what is wrong.
+ */
+function keepAsBackup(target: string, backup: string): void {
+  const found = lstatSync(target, { throwIfNoEntry: false });
+  if (found === undefined) return;
+  if (found.isDirectory()) {
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${target}'`), {
+      code: "EISDIR",
+      syscall: "rename",
+      path: target,
+    });
+  }
+  renameSync(target, backup);
 }
 
 /** Reads `state.json`, falling back to `state.json.bak` when it is missing, unreadable or invalid. */

@@ -20,7 +20,9 @@ export function needsCleanRestart(state: RunState): boolean {
 /**
  * The checkpoint the next run starts from: the one the interrupted codon started from (see
  * `restartPoint`), or undefined (with a warning journaled) when there is no safe one and the codon
- * re-runs on the workspace as it is. A checkpoint store that cannot be read is a warning too.
+ * re-runs on the workspace as it is: among others when a finished codon's end could not be checkpointed
+ * (walking back would undo its files, and it does not run again). A checkpoint store that cannot be
+ * read is a warning too.
  */
 export async function cleanRestartCheckpoint(
   sink: EventSink,
@@ -30,6 +32,10 @@ export async function cleanRestartCheckpoint(
   try {
     await checkpointer.init();
     const [line, records] = await Promise.all([readJournalLine(journalPath), checkpointer.list()]);
+    if (line.unsavedEnds.length > 0) {
+      warn(sink, unsavedMessage(line.unsavedEnds));
+      return undefined;
+    }
     const point = restartPoint(line.steps, records, (id) => isFinishedCodon(sink.codon(id)));
     if (point.kind === "checkpoint") return point.sha;
     warn(sink, point.message);
@@ -40,6 +46,14 @@ export async function cleanRestartCheckpoint(
     );
   }
   return undefined;
+}
+
+/** Why no checkpoint is safe: walking back would undo these finished codons, which will not run again. */
+function unsavedMessage(codonIds: readonly string[]): string {
+  const list = codonIds.join(", ");
+  return codonIds.length === 1
+    ? `codon ${list} finished but its end was never checkpointed, so its files are kept`
+    : `codons ${list} finished but their ends were never checkpointed, so their files are kept`;
 }
 
 function warn(sink: EventSink, why: string): void {

@@ -10,6 +10,8 @@ export interface HarnessSetup {
   readonly layout: ExecutionLayout;
   /** Command-line agents from hankweave.commands.json, when there is one. */
   readonly commands?: CommandConfig;
+  /** See `HarnessContext.mayWrite`: the run's lock fence. */
+  readonly mayWrite?: () => boolean;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface HarnessSetup {
  * lazily inside, so a hank that uses only the scripted agent never loads a provider SDK.
  */
 export function createHarnesses(setup: HarnessSetup): HarnessRegistry {
-  const { clock, layout, commands } = setup;
+  const { clock, layout, commands, mayWrite } = setup;
   return createHarnessRegistry(
     harnessFactories({
       clock,
@@ -26,6 +28,7 @@ export function createHarnesses(setup: HarnessSetup): HarnessRegistry {
       tempDir: tmpdir(),
       newId: randomUUID,
       ...(commands !== undefined && { commands }),
+      ...(mayWrite !== undefined && { mayWrite }),
     }),
   );
 }

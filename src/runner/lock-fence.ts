@@ -21,8 +21,11 @@ export const CHECK_INTERVAL_MS = 1_000;
 /** Thrown at a write attempted after the lock was lost: the run stops without writing anything more. */
 export class LockLostError extends Error {
   readonly code = "lock-lost";
-  constructor(readonly holder: LockRecord | null) {
-    super(lockLostMessage(holder));
+  constructor(
+    readonly holder: LockRecord | null,
+    lock: Pick<RuntimeLock, "path" | "current">,
+  ) {
+    super(lockLostMessage(holder, lock));
     this.name = "LockLostError";
   }
 }
@@ -55,7 +58,7 @@ export function createLockFence(lock: RuntimeLock, clock: Pick<Clock, "now">, on
         }
         markLost(found.holder);
       }
-      throw new LockLostError(lostTo?.holder ?? null);
+      throw new LockLostError(lostTo?.holder ?? null, lock);
     },
     markLost,
     get lost() {
@@ -64,12 +67,36 @@ export function createLockFence(lock: RuntimeLock, clock: Pick<Clock, "now">, on
   };
 }
 
-function lockLostMessage(holder: LockRecord | null): string {
-  const who =
-    holder === null
-      ? "its lock file is gone"
-      : `another process took it over (PID ${holder.pid} on ${holder.hostname}, generation ${holder.generation ?? "?"})`;
-  return `This process lost the execution's lock while it was suspended: ${who}. It stopped without writing anything more; the execution goes on in the process that holds the lock.`;
+/**
+ * What happened to the lock. Another process's record means a takeover, which only a lock without a
+ * heartbeat for the stale time allows: this process was suspended. A missing file, or a record naming
+ * this very process with another generation, was not a takeover: something deleted or rewrote the
+ * file while the run held it (an agent works beside it).
+ */
+function lockLostMessage(holder: LockRecord | null, lock: Pick<RuntimeLock, "path" | "current">): string {
+  const stopped = "It stopped without writing anything more";
+  const again = `Leave ${lock.path} alone while a run holds it, and run the same command again to continue.`;
+  if (holder === null) {
+    return `This process lost the execution's lock: its lock file ${lock.path} was removed while the run held it. ${stopped}. ${again}`;
+  }
+  const ours = lock.current();
+  if (holder.pid === ours.pid && holder.hostname === ours.hostname) {
+    const generations = `it names this process with generation ${holder.generation ?? "?"}; this run holds generation ${ours.generation ?? "?"}`;
+    return `This process lost the execution's lock: its lock file ${lock.path} was rewritten while the run held it (${generations}). ${stopped}. ${again}`;
+  }
+  const who = `another process took it over (PID ${holder.pid} on ${holder.hostname}, generation ${holder.generation ?? "?"})`;
+  return `This process lost the execution's lock while it was suspended: ${who}. ${stopped}; the execution goes on in the process that holds the lock.`;
+}
+
+/** Whether this process may still write (the fence holds); false once the lock is known to be lost. */
+export function fenceAllowsWrite(fence: LockFence): boolean {
+  try {
+    fence.check();
+    return true;
+  } catch (error) {
+    if (error instanceof LockLostError) return false;
+    throw error;
+  }
 }
 
 /** The journal behind the fence: no append once the lock is lost. */

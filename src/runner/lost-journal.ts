@@ -1,6 +1,8 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import type { Checkpointer } from "../checkpoint/index.ts";
-import type { LoadedRunState } from "../journal/index.ts";
+import type { EventSink } from "../engine/index.ts";
+import { type JournalReplaced, journalRestorePath, type LoadedRunState } from "../journal/index.ts";
+import { shellCommand } from "../util/shell-quote.ts";
 import { DATA_LINK_NAME, type ExecutionLayout } from "../workspace/execution-layout.ts";
 
 /**
@@ -49,15 +51,66 @@ function workspaceEvidence(layout: ExecutionLayout): string[] {
 }
 
 function refusal(layout: ExecutionLayout, journalSeq: number, evidence: readonly string[]): string {
-  const what = !existsSync(layout.eventsPath)
-    ? "is missing"
-    : journalSeq === 0
-      ? "is empty"
-      : `ends at event ${journalSeq}`;
+  const what = journalState(layout.eventsPath, journalSeq);
   return [
     `The journal of this execution (${layout.eventsPath}) ${what}, but ${evidence.join(", ")}.`,
     "Running now would start the hank over on a workspace that already holds work, so nothing was run.",
-    "To keep the work, put events.jsonl back (from a backup or a copy of the execution) and run again.",
+    keepTheWork(layout.eventsPath),
     `To start over, move the old state aside and empty the workspace: add --start-new --force -e ${layout.executionDir}`,
   ].join("\n");
+}
+
+/** What the journal holds: nothing, bytes that are no records (overwritten), or records up to a point. */
+function journalState(path: string, journalSeq: number): string {
+  const size = statSync(path, { throwIfNoEntry: false })?.size;
+  if (size === undefined) return "is missing";
+  if (journalSeq > 0) return `ends at event ${journalSeq}`;
+  return size === 0 ? "is empty" : `holds no readable record (${size} bytes)`;
+}
+
+/**
+ * How to keep the work: the copy a writer killed while putting back a replaced journal left (see
+ * journal-restore), else a backup.
+ */
+function keepTheWork(eventsPath: string): string {
+  const restore = journalRestorePath(eventsPath);
+  if (!existsSync(restore))
+    return "To keep the work, put events.jsonl back (from a backup or a copy of the execution) and run again.";
+  const move = shellCommand(["mv", restore, eventsPath]);
+  return `A copy of the journal this runtime was writing is in ${restore}: to keep the work, run ${move} and run again.`;
+}
+
+/** The journal `error` code of a journal the writer found replaced and put back. */
+export const JOURNAL_REPLACED_CODE = "journal-replaced";
+
+/**
+ * The writer's `onReplaced`, journaling a warning for each replacement once the run's sink exists
+ * (a replacement found before that is reported when the sink is attached).
+ */
+export function replacedJournalReporter(): {
+  onReplaced(replaced: JournalReplaced): void;
+  reportTo(sink: EventSink): void;
+} {
+  const waiting: JournalReplaced[] = [];
+  let target: EventSink | undefined;
+  const report = (sink: EventSink, replaced: JournalReplaced): void => {
+    const kept =
+      replaced.keptAs === undefined ? "" : `, and what was found there was kept as ${replaced.keptAs}`;
+    sink.emit("error", {
+      message: `The journal ${replaced.path} was replaced while the run was writing it (an edit that renames a copy over it, such as sed -i, or a delete): the runtime's records were put back${kept}. Nothing was lost; leave .hankweave/ alone while a run writes it.`,
+      fatal: false,
+      severity: "warning",
+      code: JOURNAL_REPLACED_CODE,
+    });
+  };
+  return {
+    onReplaced(replaced) {
+      if (target === undefined) waiting.push(replaced);
+      else report(target, replaced);
+    },
+    reportTo(sink) {
+      target = sink;
+      for (const replaced of waiting.splice(0)) report(sink, replaced);
+    },
+  };
 }

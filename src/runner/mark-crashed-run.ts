@@ -9,12 +9,13 @@ import { endLeftoverProcesses } from "./leftover-processes.ts";
 
 /**
  * What a holder of the execution's lock does first, before it touches the journal's line, the
- * checkpoint store or the workspace (a run's start, a rollback). After a crash (a lock taken over from a
- * dead holder, or a run the journal shows as still running): ends the processes the dead holder left
- * running (see `endLeftoverProcesses`: agents, rig commands, a git repack), before the run is journaled
- * as crashed so that a kill in between finds them again; marks that run (see `markCrashedRun`); and
- * removes the git lock files a killed process left in the store, once nothing of it runs. Each is said
- * in the journal.
+ * checkpoint store or the workspace (a run's start, a rollback). Ends the processes earlier holders
+ * left running (see `endLeftoverProcesses`): after a crash (a lock taken over from a dead holder, or a
+ * run the journal shows as still running) agents, rig commands, a git repack; after a clean end, what
+ * an agent started out of its process group's reach (`setsid`), which a cancel does not signal. This
+ * comes before a crashed run is journaled as crashed, so that a kill in between finds them again. Then
+ * marks that run (see `markCrashedRun`), and removes the git lock files a killed process left in the
+ * store, once nothing of it runs. Each is said in the journal.
  */
 export function recoverCrash(
   sink: EventSink,
@@ -22,7 +23,7 @@ export function recoverCrash(
   layout: Pick<ExecutionLayout, "executionDir" | "checkpointGitDir">,
 ): void {
   const crashed = staleLock !== undefined || runningRunId(sink.state()) !== undefined;
-  if (crashed) endLeftovers(sink, layout.executionDir);
+  endLeftovers(sink, layout.executionDir, crashed ? "the crashed run" : "an earlier run");
   markCrashedRun(sink, staleLock?.runId);
   const staleLocks = clearStaleGitLocks(layout.checkpointGitDir);
   if (staleLocks.length > 0) {
@@ -40,7 +41,7 @@ function runningRunId(state: RunState): string | undefined {
 /** Leftover processes named in the journal line (command lines with credentials hidden); the count covers all. */
 const LEFTOVERS_NAMED = 5;
 
-function endLeftovers(sink: EventSink, executionDir: string): void {
+function endLeftovers(sink: EventSink, executionDir: string, whose: string): void {
   const ended = endLeftoverProcesses(executionDir);
   if (ended.length === 0) return;
   const named = ended
@@ -48,7 +49,7 @@ function endLeftovers(sink: EventSink, executionDir: string): void {
     .map((process) => `${process.pid} (${redactSecrets(process.command)})`);
   const list = ended.length > LEFTOVERS_NAMED ? `${named.join(", ")}, …` : named.join(", ");
   sink.emit("info", {
-    message: `Ended ${ended.length} process(es) the crashed run left running, so that none writes into the workspace or the checkpoint store once recovery starts: ${list}`,
+    message: `Ended ${ended.length} process(es) ${whose} left running, so that none writes into the workspace or the checkpoint store once recovery starts: ${list}`,
   });
 }
 

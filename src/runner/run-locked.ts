@@ -22,8 +22,8 @@ import { createHarnesses } from "./harnesses.ts";
 import { auditJournalInBackground } from "./journal-audit-report.ts";
 import { markedEnv } from "./leftover-processes.ts";
 import type { LoadedHank } from "./load-hank.ts";
-import { fencedStore, type LockFence } from "./lock-fence.ts";
-import { lostJournalProblem } from "./lost-journal.ts";
+import { fenceAllowsWrite, fencedStore, type LockFence } from "./lock-fence.ts";
+import { lostJournalProblem, replacedJournalReporter } from "./lost-journal.ts";
 import { recoverCrash } from "./mark-crashed-run.ts";
 import { resumePoint } from "./resume-point.ts";
 import type { RunChannels } from "./run-channels.ts";
@@ -60,8 +60,10 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
     const lost = await lostJournalProblem(layout, restored, run.checkpointer);
     if (lost !== undefined) return refused("lock-lost", lost, layout);
   }
+  const replaced = replacedJournalReporter();
   const writer = JournalWriter.open(layout.eventsPath, {
     durability: wantsDurableJournal(run.options, run.env) ? "boundary" : "os",
+    onReplaced: replaced.onReplaced,
   });
   let audit: Promise<void> = Promise.resolve();
   try {
@@ -71,6 +73,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       channels: run.channels,
       ...(run.options.listeners !== undefined && { listeners: run.options.listeners }),
     });
+    replaced.reportTo(sink);
     recoverCrash(sink, run.staleLock, run.layout);
     audit = auditJournalInBackground(layout.eventsPath, sink);
     // After a rollback the next run is the continuation it prepared; a half-done rollback is redone first.
@@ -135,6 +138,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
           clock: run.clock,
           layout,
           ...(run.commands !== undefined && { commands: run.commands }),
+          mayWrite: () => fenceAllowsWrite(run.fence),
         }),
       hooks: fencedHooks(
         run.fence,

@@ -1,4 +1,4 @@
-import type { Checkpointer } from "../checkpoint/index.ts";
+import { CHECKPOINT_NOT_MADE_CODE, type Checkpointer } from "../checkpoint/index.ts";
 import type { Clock, CodonContext, EngineHooks, EventSink, HookResult } from "../engine/index.ts";
 import { checkpointGlobsOf } from "../engine/rollback/index.ts";
 import type { HankFile } from "../hank/schema/index.ts";
@@ -195,6 +195,7 @@ async function commit(
       codon: codonId,
       fatal: false,
       severity: "operation",
+      ...(type !== "rig-setup" && { code: CHECKPOINT_NOT_MADE_CODE }),
     });
     return false;
   }

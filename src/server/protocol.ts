@@ -118,6 +118,11 @@ export const MESSAGES = {
   pong: "pong",
 } as const;
 
-/** The reasons whose shutdown exits 0; any other reason string exits 1, as in the reference. */
-export const CLEAN_SHUTDOWN_REASONS: ReadonlySet<string> = new Set(["client request", "SIGINT", "SIGTERM"]);
+/** The reasons whose shutdown exits 0 (SIGHUP: a closed terminal); any other exits 1, as in the reference. */
+export const CLEAN_SHUTDOWN_REASONS: ReadonlySet<string> = new Set([
+  "client request",
+  "SIGINT",
+  "SIGTERM",
+  "SIGHUP",
+]);
 export const DEFAULT_SHUTDOWN_REASON = "client request";

@@ -17,7 +17,7 @@ export interface SignalTrigger {
   /** Another observable fact that fires the signal, checked at every poll (a file the agent made). */
   readonly seen?: () => boolean;
   readonly delayMs?: number;
-  readonly signal: "SIGKILL" | "SIGINT" | "SIGTERM";
+  readonly signal: "SIGKILL" | "SIGINT" | "SIGTERM" | "SIGHUP";
   /** The same signal a second time, this long after the first: the forced shutdown. */
   readonly secondAfterMs?: number;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { setTimeout } from "node:timers/promises";
 import { rollbackExecution } from "../../src/engine/index.ts";
 import type { JournaledEvent } from "../../src/journal/index.ts";
 import { loadValidatedHank, runExecution } from "../../src/runner/index.ts";
@@ -31,9 +32,14 @@ const LOST_TO_OTHER =
 
 /**
  * Another process (PID 424242) takes the lock over three minutes after `held` last looked, by its own
- * clock: the holder's heartbeat is stale. Then the holder's clock moves on as far: it runs again.
+ * clock: the holder's heartbeat is stale. Then the holder's clock moves on (as far, unless `heldMoves`
+ * says otherwise): it runs again.
  */
-function takeOverWhileSuspended(lockPath: string, held: FakeClock): LockAcquisition {
+function takeOverWhileSuspended(
+  lockPath: string,
+  held: FakeClock,
+  heldMoves = SUSPENDED_MS,
+): LockAcquisition {
   const other = acquireLock(lockPath, {
     pid: 424242,
     runId: "other",
@@ -41,7 +47,7 @@ function takeOverWhileSuspended(lockPath: string, held: FakeClock): LockAcquisit
     isPidAlive: () => true,
   });
   assert.ok(other.ok, other.ok ? "" : other.message);
-  held.advance(SUSPENDED_MS);
+  held.advance(heldMoves);
   return other;
 }
 
@@ -83,6 +89,36 @@ describe("a process that lost its lock while suspended stops writing", () => {
     );
     const lock = parseLockRecord(readFileSync(layout.lockPath, "utf8"));
     assert.deepEqual([lock?.pid, lock?.generation], [424242, 2], "the new holder's lock is in place");
+    if (other.ok) other.lock.release();
+  });
+});
+
+describe("an in-process agent whose process lost the lock while suspended", () => {
+  const box = sandbox("lost-lock-agent");
+  after(() => box.remove());
+
+  it("writes nothing more into the workspace, even when it acts before the heartbeat looks", async () => {
+    // Woken up, the process runs its overdue timers one by one, each followed by what it resolved: the
+    // agent's sleep ends and its next write starts before the heartbeat's timer runs. Here the clock
+    // moves only as far as the sleep (the heartbeat is not due), past the fence's interval.
+    const shortSleepMs = 1_000;
+    const hank = writeHank(join(box.root, "hank"), [
+      codon("b", `@append trail.txt b begin\n@sleep ${shortSleepMs}\n@append trail.txt b end`),
+    ]);
+    const held = await holdRun(
+      runOptions(box, hank, { execution: join(box.root, "exec") }),
+      bWorking,
+      shortSleepMs,
+    );
+    const other = takeOverWhileSuspended(held.layout.lockPath, held.clock, shortSleepMs);
+    const result = await held.handle.done;
+    assert.match(result.kind === "refused" ? result.message : JSON.stringify(result), LOST_TO_OTHER);
+    await setTimeout(200); // a write already under way lands by now
+    assert.equal(
+      readFileSync(agentFile(held.layout, "trail.txt"), "utf8"),
+      "b begin\n",
+      "the agent wrote on",
+    );
     if (other.ok) other.lock.release();
   });
 });

@@ -16,7 +16,7 @@ import {
 } from "../workspace/support.ts";
 
 /**
- * Item: Ctrl-C and SIGTERM are a user shutdown. The CLI (bundled from the sources) runs a codon whose
+ * Item: Ctrl-C, SIGTERM and SIGHUP (a closed terminal) are a user shutdown. The CLI (bundled from the sources) runs a codon whose
  * agent starts a shell command in its own process group and waits; the CLI's process group is then
  * signalled, as a terminal does. The run must end `aborted` with exit code 0, no failure reason
  * invented and no fatal error, the agent's process group ended and the lock released. A second Ctrl-C
@@ -36,12 +36,18 @@ function agentPid(box: Sandbox): number | undefined {
 interface Case {
   readonly name: string;
   readonly command: string;
-  readonly signal: "SIGINT" | "SIGTERM";
+  readonly signal: "SIGINT" | "SIGTERM" | "SIGHUP";
   readonly secondAfterMs?: number;
 }
 
 const CASES: readonly Case[] = [
   { name: "SIGTERM stops the run", command: "echo $$ > agent.pid; sleep 30", signal: "SIGTERM" },
+  // A closed terminal: the agent runs in a group of its own, which the hangup does not reach.
+  {
+    name: "SIGHUP stops the run as SIGTERM does",
+    command: "echo $$ > agent.pid; sleep 30",
+    signal: "SIGHUP",
+  },
   {
     name: "a second Ctrl-C forces, even past a command that ignores SIGTERM",
     command: "trap '' TERM; echo $$ > agent.pid; sleep 30",

@@ -9,7 +9,8 @@ import { EXCLUDED_ANY_DEPTH, EXCLUDED_TOP_LEVEL } from "../work-tree-paths.ts";
  *
  * The store sits inside the execution, where an agent can write, so its own config is not trusted
  * either: every setting that could make git run a program (fsmonitor, hooks, pager, editor, signing)
- * or change what a checkpoint records (excludes, attributes, line endings, sparse checkout) is given
+ * or change what a checkpoint records or restores (excludes, attributes, line endings, sparse checkout,
+ * file modes, symbolic links, case folding, stat checks) is given
  * per command (`COMMAND_CONFIG`), which outranks the repository's config and anything it includes.
  * Filter drivers are switched off by `info/attributes`, which the checkpointer puts back before every
  * git process (see `StoreFilesGuard`).
@@ -50,6 +51,22 @@ export const COMMAND_CONFIG: readonly (readonly [string, string])[] = [
   ["commit.gpgSign", "false"],
   ["gc.auto", "0"],
   ["maintenance.auto", "false"],
+  // What the index records and a restore writes (git-config, "core.*"): executable bits, symbolic
+  // links as links, names compared case-sensitively and byte for byte, git's default path checks.
+  ["core.fileMode", "true"],
+  ["core.symlinks", "true"],
+  ["core.ignoreCase", "false"],
+  ["core.precomposeUnicode", "false"],
+  ["core.protectNTFS", "true"],
+  ["core.protectHFS", "false"],
+  // How a change is seen: every stat field is compared, and no file is assumed unchanged.
+  ["core.trustctime", "true"],
+  ["core.checkStat", "default"],
+  ["core.ignoreStat", "false"],
+  // What the runtime parses: plain log output (no signatures, colours or re-encoding).
+  ["log.showSignature", "false"],
+  ["color.ui", "never"],
+  ["i18n.logOutputEncoding", "UTF-8"],
 ];
 
 export function gitEnvironment(options: GitEnvironmentOptions): Record<string, string> {

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { appendFile, chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  chmod,
+  lstat,
+  mkdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { codon, type Fixture, withFixture } from "../../testing/checkpoint-conformance/checkpoint-fixture.ts";
@@ -69,4 +80,37 @@ test("config, attributes and hooks planted in the store run nothing and change n
     assert.deepEqual(await cp.filesAt(scanned.sha), ["a.md", "b.md"]);
     assert.equal(await fx.read("a.md"), "one\ntwo\n", "restored byte for byte, no line-ending conversion");
     assert.equal(await fx.read("b.md"), undefined);
+  }));
+
+/**
+ * Settings that change what git records or restores, planted in the store's config: with them, an
+ * executable bit would go unrecorded, a symbolic link would come back as a file, and a file created
+ * after the checkpoint under another case of a recorded name would survive a restore.
+ */
+test("core.fileMode, core.symlinks, core.ignoreCase and the stat settings planted in the store change nothing", () =>
+  withFixture(make, async (fx) => {
+    const cp = fx.open();
+    await cp.init();
+    await cp.startRun("run-1");
+    await appendFile(
+      join(gitDirOf(fx), "config"),
+      "[core]\n\tfileMode = false\n\tsymlinks = false\n\tignoreCase = true\n\tignoreStat = true\n\tcheckStat = minimal\n\ttrustctime = false\n",
+    );
+    await fx.write("run.sh", "#!/bin/sh\n");
+    await chmod(join(fx.dirs.workTree, "run.sh"), 0o755);
+    await fx.write("target.md", "target\n");
+    await symlink("target.md", join(fx.dirs.workTree, "link.md"));
+    await fx.write("notes.md", "first\n");
+    const first = await cp.commit(codon("c1", ["**"]));
+    await chmod(join(fx.dirs.workTree, "run.sh"), 0o644);
+    await fx.write("notes.md", "later\n");
+    await fx.write("NOTES.md", "created after the checkpoint\n");
+    await cp.commit(codon("c2", ["**"]));
+    await rm(join(fx.dirs.workTree, "link.md"));
+    await cp.restore(first.sha, { globs: ["**"] });
+    assert.equal((await stat(join(fx.dirs.workTree, "run.sh"))).mode & 0o777, 0o755, "the executable bit");
+    assert.equal((await lstat(join(fx.dirs.workTree, "link.md"))).isSymbolicLink(), true, "the link");
+    assert.equal(await readlink(join(fx.dirs.workTree, "link.md")), "target.md");
+    assert.equal(await fx.read("notes.md"), "first\n");
+    assert.equal(await fx.read("NOTES.md"), undefined, "a file created after the checkpoint");
   }));

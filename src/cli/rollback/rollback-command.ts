@@ -13,6 +13,7 @@ import type { CliIo } from "../cli-io.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { loadAndValidate } from "../run/load-and-validate.ts";
 import { checkGit, type RunIo, runHankCommand } from "../run/run-command.ts";
+import { shellCommand } from "../shell-quote.ts";
 import { requireExecutionOptions } from "./options-from-execution.ts";
 import { rollbackPrinter } from "./rollback-printer.ts";
 import type { RollbackOptions } from "./subcommand-command.ts";
@@ -80,7 +81,7 @@ function abandon(io: CliIo, layout: ExecutionLayout, result: AbandonResult): num
     result.checkpoint === undefined
       ? `! ${result.warning ?? ""}`
       : `  The checkpointed files are back at checkpoint ${result.checkpoint.slice(0, 7)}.`;
-  io.stderr.write(`${where}\n  Continue:  hankweave --execution ${layout.executionDir}\n`);
+  io.stderr.write(`${where}\n  Continue:  ${continueCommand(layout)}\n`);
   return 0;
 }
 
@@ -101,9 +102,14 @@ function summary(result: RollbackSuccess, layout: ExecutionLayout, restart: bool
   if (!restart) {
     const again =
       result.codonsToProcess.length === 0 ? "" : ` (runs ${result.codonsToProcess.join(", ")} again)`;
-    lines.push(`  Continue:  hankweave --execution ${layout.executionDir}${again}`);
+    lines.push(`  Continue:  ${continueCommand(layout)}${again}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The command that continues the execution, quoted for a POSIX shell. */
+function continueCommand(layout: ExecutionLayout): string {
+  return shellCommand(["hankweave", "--execution", layout.executionDir]);
 }
 
 function fail(io: CliIo, message: string): number {

@@ -124,6 +124,14 @@ describe("headless progress: summary", () => {
     const closing = closingLines(failed.state, places);
     assert.match(closing, /^ {2}Failed codon: f \(during running\)\n/);
     assert.match(closing, /Resume: {4}hankweave --execution \/x\/exec\n$/);
+    const quoted = closingLines(failed.state, { ...places, executionDir: "/x/my exec's" });
+    assert.match(quoted, /Resume: {4}hankweave --execution '\/x\/my exec'\\''s'\n$/);
+    const aborted = { stream: "aborted", toolBatch: "aborted", turn: "aborted", codon: "aborted" } as const;
+    const stopped = {
+      ...failed.state,
+      codons: failed.state.codons.map((c) => ({ ...c, endReasons: aborted })),
+    };
+    assert.match(closingLines(stopped, places), /^ {2}Stopped codon: f \(during running\)\n/);
   });
 });
 

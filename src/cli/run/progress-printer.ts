@@ -5,7 +5,7 @@ import { codonEnding } from "../../journal/run-counts.ts";
 import { type RunView, RunViewFold } from "../../journal/run-view.ts";
 import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
 import { type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
-import { shellQuote } from "../shell-quote.ts";
+import { shellCommand } from "../shell-quote.ts";
 
 /** Where progress lines go (stderr), and whether to colour them. */
 export interface ProgressOutput {
@@ -192,7 +192,7 @@ export function closingLines(state: RunState, places: ClosingPlaces): string {
   const lines = [`  Workspace: ${places.agentRoot}`, `  Outputs:   ${outputs}`];
   const current = state.runs.at(-1);
   if (current?.status !== "completed")
-    lines.push(`  Resume:    hankweave --execution ${shellQuote(places.executionDir)}`);
+    lines.push(`  Resume:    ${shellCommand(["hankweave", "--execution", places.executionDir])}`);
   const unfinished = unfinishedCodonLine(state);
   if (unfinished !== undefined) lines.unshift(unfinished);
   return `${lines.join("\n")}\n`;
@@ -201,13 +201,13 @@ export function closingLines(state: RunState, places: ClosingPlaces): string {
 /** The codon the run stopped at: one that failed, else one a stop or a crash cut short. */
 function unfinishedCodonLine(state: RunState): string | undefined {
   const failed = state.codons.find((c) => codonEnding(c) === "failed");
-  if (failed !== undefined) {
-    const during = failed.failedDuring ? ` (during ${failed.failedDuring})` : "";
-    return `  Failed codon: ${failed.id}${during}`;
-  }
   const cut = state.codons.find((c) => {
     const ending = codonEnding(c);
     return ending === "stopped" || ending === "interrupted";
   });
-  return cut === undefined ? undefined : `  Stopped codon: ${cut.id} (it runs again on a resume)`;
+  const record = failed ?? cut;
+  if (record === undefined) return undefined;
+  // A codon a cancel or a crash cut short did not fail: it says so.
+  const label = record === failed ? "Failed codon" : "Stopped codon";
+  return `  ${label}: ${record.id}${record.failedDuring ? ` (during ${record.failedDuring})` : ""}`;
 }

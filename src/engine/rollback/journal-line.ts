@@ -1,3 +1,4 @@
+import { CHECKPOINT_NOT_MADE_CODE } from "../../checkpoint/index.ts";
 import type { DataOf, JournaledEvent, RunState } from "../../journal/index.ts";
 import { forEachEvent, initialRunState, RunStateStore, startsFresh } from "../../journal/index.ts";
 import { type LoopReport, loopReportOf } from "../../plan/index.ts";
@@ -37,6 +38,12 @@ export interface JournalLine {
   readonly steps: readonly LineStep[];
   readonly reports: readonly LineReport[];
   readonly interrupted: DataOf<"rollback.started"> | null;
+  /**
+   * Finished codons whose end could not be checkpointed, journaled after the last finished codon whose
+   * end was (oldest first). A restart that walked back to a checkpoint would undo their files, and
+   * they will not run again.
+   */
+  readonly unsavedEnds: readonly string[];
 }
 
 export interface JournalLineReader {
@@ -51,9 +58,11 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
   let reports: LineReport[] = [];
   let interrupted: DataOf<"rollback.started"> | null = null;
   let lastCompleted: string | null = null;
+  const unsaved = createUnsavedEnds();
   return {
     add(event) {
       store.apply(event);
+      unsaved.add(event);
       switch (event.type) {
         case "codon.completed":
           lastCompleted = event.data.codonId;
@@ -90,7 +99,36 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
           break;
       }
     },
-    line: () => ({ state: store.detached(), steps: [...steps], reports: [...reports], interrupted }),
+    line: () => ({
+      state: store.detached(),
+      steps: [...steps],
+      reports: [...reports],
+      interrupted,
+      unsavedEnds: unsaved.ids(),
+    }),
+  };
+}
+
+/**
+ * Folds `JournalLine.unsavedEnds`. A finished codon's end checkpoint holds every file before it, so it
+ * clears the list; so do a rollback and a fresh start, which undo the codons before them.
+ */
+function createUnsavedEnds(): { add(event: JournaledEvent): void; ids(): string[] } {
+  let ids: string[] = [];
+  let notMade: string | undefined;
+  return {
+    add(event) {
+      if (event.type === "error" && event.data.code === CHECKPOINT_NOT_MADE_CODE) notMade = event.data.codon;
+      else if (event.type === "codon.completed") {
+        const { codonId, success, failureIgnored } = event.data;
+        if (success || failureIgnored === true) ids = notMade === codonId ? [...ids, codonId] : [];
+        notMade = undefined;
+      } else if (event.type === "rollback.completed") ids = [];
+      else if (event.type === "state.transition" && event.data.transitionType === "RunStarted") {
+        if (startsFresh(event.data.transition.data)) ids = [];
+      }
+    },
+    ids: () => [...ids],
   };
 }
 

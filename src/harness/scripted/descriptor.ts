@@ -28,6 +28,7 @@ export const scriptedDescriptor: HarnessDescriptor = {
     createScriptedHarness({
       clock: context.clock,
       newId: context.newId,
+      ...(context.mayWrite !== undefined && { mayWrite: context.mayWrite }),
       // Sessions are logged for a later resume; an ephemeral run keeps them in memory only.
       ...(context.ephemeral !== true && { sessionFile: join(context.stateDir, "scripted-sessions.jsonl") }),
     }),

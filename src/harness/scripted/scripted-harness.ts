@@ -17,6 +17,7 @@ export function createScriptedHarness(options: ScriptedHarnessOptions = {}): Har
   const resolved: ResolvedScriptedOptions = {
     clock: options.clock ?? systemClock(),
     newId: options.newId ?? randomUUID,
+    mayWrite: options.mayWrite ?? (() => true),
   };
   return {
     name: "scripted",

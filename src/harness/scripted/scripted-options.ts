@@ -8,10 +8,13 @@ export interface ScriptedHarnessOptions {
   readonly newId?: () => string;
   /** Where sessions are kept across restarts (a JSONL log); in memory only when absent. */
   readonly sessionFile?: string;
+  /** Asked before every tool that writes; false stops the turn as aborted (see `HarnessContext.mayWrite`). */
+  readonly mayWrite?: () => boolean;
 }
 
 /** The options with their defaults applied: what a scripted session runs with. */
 export interface ResolvedScriptedOptions {
   readonly clock: HarnessClock;
   newId(): string;
+  mayWrite(): boolean;
 }

@@ -20,7 +20,9 @@ interface ToolOutcome {
 /**
  * Reports one tool call: `tool.use`, then runs it, then `tool.result` (timed on the injected clock) and
  * `file.changed` when a file changed. A failing tool is an error result for the model, never a stop;
- * only an abort while the tool ran stops the turn.
+ * only an abort while the tool ran stops the turn. Every tool here writes (Bash may), so none starts
+ * once the process may no longer write (`mayWrite`): the turn stops as aborted, as the run is being
+ * cancelled, and nothing is reported.
  */
 async function runTool(
   turn: ScriptedTurn,
@@ -28,7 +30,8 @@ async function runTool(
   input: Readonly<Record<string, unknown>>,
   act: () => Promise<ToolOutcome>,
 ): Promise<TurnStop | undefined> {
-  const { clock, newId } = turn.options;
+  const { clock, newId, mayWrite } = turn.options;
+  if (!mayWrite()) return abortedStop(turn);
   const toolUseId = newId();
   const effects: ToolEffects = toolName === SCRIPTED_TOOLS.run ? "unknown" : "reported-files";
   turn.emit({ type: "tool.use", toolUseId, toolName, input, effects });

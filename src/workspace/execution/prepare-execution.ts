@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { existsSync, renameSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { makeDirectory } from "../../util/make-directory.ts";
 import { type ExecutionLayout, executionLayout } from "../execution-layout.ts";
 import { inspectLock } from "../lock/runtime-lock.ts";
 import type { ExecutionPlan } from "./choose-execution.ts";
@@ -136,7 +137,7 @@ function createLayoutDirs(layout: ExecutionLayout): void {
     layout.agentRoot,
     layout.rigArchiveDir,
   ]) {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   }
 }
 

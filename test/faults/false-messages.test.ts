@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { type ExecutionResult, runExecution } from "../../src/runner/index.ts";
+import { runOptions } from "../runner/support.ts";
+import { codon, sandbox, writeHank } from "../workspace/support.ts";
+
+/**
+ * Item: messages that say what is true. A journal overwritten with bytes that are no records is not
+ * "empty"; a `state.json` replaced by a directory is named as such.
+ */
+
+function refusal(result: ExecutionResult): string {
+  assert.equal(result.kind, "refused", JSON.stringify(result).slice(0, 300));
+  return result.kind === "refused" ? result.message : "";
+}
+
+describe("messages about a damaged execution say what was found", () => {
+  const box = sandbox("false-messages");
+  after(() => box.remove());
+  const hank = writeHank(join(box.root, "hank"), [codon("a", "@append trail.txt a")]);
+
+  async function completed(name: string) {
+    const execution = join(box.root, name);
+    const first = await runExecution(runOptions(box, hank, { execution }));
+    assert.equal(first.kind === "ran" && first.outcome, "completed");
+    if (first.kind !== "ran") throw new Error("unreachable");
+    return { execution, layout: first.layout };
+  }
+
+  it("a journal of garbage is called unreadable, with its size, not empty", async () => {
+    const { execution, layout } = await completed("garbage");
+    writeFileSync(layout.eventsPath, "this is not a journal\n\u0000\u0001 neither is this\n");
+    const message = refusal(await runExecution(runOptions(box, hank, { execution })));
+    assert.match(
+      message,
+      /^The journal of this execution \(.*events\.jsonl\) holds no readable record \(\d+ bytes\), but /,
+    );
+    assert.doesNotMatch(message, /is empty/);
+  });
+
+  it("a directory where state.json belongs is named as such, with the fix", async () => {
+    const { execution, layout } = await completed("state-dir");
+    rmSync(layout.statePath);
+    mkdirSync(layout.statePath);
+    const message = refusal(await runExecution(runOptions(box, hank, { execution })));
+    assert.equal(message.split("\n").length, 1, message);
+    assert.match(
+      message,
+      /^Cannot \w+ .*state\.json: a directory is where a file was expected \(EISDIR\)\. Move that directory/,
+    );
+  });
+});
