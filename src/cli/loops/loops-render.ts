@@ -37,7 +37,12 @@ export function meterLines(run: LoopRunRecord): string[] {
   ];
 }
 
-export function showText(run: LoopRunRecord, generations: readonly GenerationRecord[], now: number): string {
+export function showText(
+  run: LoopRunRecord,
+  generations: readonly GenerationRecord[],
+  now: number,
+  tamper?: Readonly<Record<string, unknown>>,
+): string {
   const c = run.contract;
   const lines = [
     `run ${run.id}  loop ${run.loopId} (${c.kind})  key ${run.key}`,
@@ -54,6 +59,7 @@ export function showText(run: LoopRunRecord, generations: readonly GenerationRec
     `  gates       ${c.gates.map((g) => `${g.id} (${g.kind}, max ${g.maxRevisions} revisions)`).join(", ") || "(none)"}`,
     ...c.clamped.map((m) => `  clamped     ${m}`),
     ...(c.admittedAnyway === null ? [] : [`  admitted anyway: ${c.admittedAnyway}`]),
+    ...(c.notices ?? []).map((n) => `  warning     ${n.code}: ${n.message}`),
     ...Object.entries(c.hashes).map(([path, hash]) => `  pinned      ${path}  sha256:${hash.slice(0, 16)}`),
     ...run.amendments.map((a) => `  amendment   +${a.add} ${a.budget} by ${a.by} at ${a.at}`),
     "",
@@ -64,6 +70,10 @@ export function showText(run: LoopRunRecord, generations: readonly GenerationRec
     ...generations.map(generationLine),
   ];
   if (isTerminalState(run.state)) lines.push("", `outcome       ${run.state}: ${run.cause ?? ""}`);
+  if (tamper !== undefined)
+    lines.push(
+      `tampered      ${String(tamper.label)} (${String(tamper.path)}): expected sha256:${String(tamper.expected)}, found ${String(tamper.found)}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

@@ -17,6 +17,8 @@ import {
   loadDefinition,
   loopJsonSchema,
   refusalNow,
+  removePinned,
+  TAMPER_EVENT,
 } from "../../loops/index.ts";
 import type { LoopsContext } from "./loops-context.ts";
 import { admissionText, catalogText, lsText, showText } from "./loops-render.ts";
@@ -76,7 +78,10 @@ export async function startVerb(context: LoopsContext, file: string, flags: RunF
   const run = admitted.run;
   if (admitted.kind === "duplicate")
     context.warn(`duplicate: key ${run.key} already started run ${run.id} (${run.state})`);
-  else for (const message of admitted.clamped) context.warn(`clamped: ${message}`);
+  else {
+    for (const message of admitted.clamped) context.warn(`clamped: ${message}`);
+    for (const notice of admitted.notices) context.warn(`warning (${notice.code}): ${notice.message}`);
+  }
   context.print(run.id);
   if (flags.detach) return 0;
   return follow(context, run.id, flags.exitOnPark);
@@ -137,8 +142,11 @@ export async function showVerb(context: LoopsContext, runId: string, json: boole
   const run = await context.store.getRun(runId);
   if (run === undefined) return missingRun(context, runId);
   const generations = await context.store.generations(runId);
+  const tamper = (await context.store.events(0, runId, 100_000)).find((e) => e.type === TAMPER_EVENT);
   context.io.stdout.write(
-    json ? `${JSON.stringify({ run, generations }, null, 2)}\n` : showText(run, generations, Date.now()),
+    json
+      ? `${JSON.stringify({ run, generations, ...(tamper !== undefined && { tamper: tamper.data }) }, null, 2)}\n`
+      : showText(run, generations, Date.now(), tamper?.data),
   );
   return 0;
 }
@@ -230,6 +238,7 @@ export async function gcVerb(context: LoopsContext, days: number, all: boolean):
     if (run.endedAt === null || Date.parse(run.endedAt) > cutoff) continue;
     if (await context.store.deleteRun(run.id)) {
       rmSync(run.dir, { recursive: true, force: true });
+      if (run.contract.pinnedDir !== undefined) removePinned(run.contract.pinnedDir);
       removed += 1;
     }
   }

@@ -7,6 +7,7 @@ import { isBadEnding, isTerminalState, type Outcome, type RunStateName } from ".
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord, StateChange } from "../store/store-records.ts";
+import { verifyPins } from "./pin-files.ts";
 import { killGroup, runArgv } from "./run-argv.ts";
 
 /** What a driver is given: the store, time, ids, its identity, and how it reports progress. */
@@ -122,6 +123,12 @@ export function endRun(
 export async function dispatchEffects(deps: DriverDeps, run: LoopRunRecord): Promise<void> {
   const argv = run.contract.escalation;
   if (argv === null) return;
+  // A tampered escalation script is not run: its effects stay pending, and the run's end says why.
+  const pin = run.contract.pins?.find((p) => p.path === argv[0]);
+  if (pin !== undefined && verifyPins([pin]) !== undefined) {
+    deps.report?.(`escalation not run: ${pin.label} changed after admission`);
+    return;
+  }
   for (const effect of await deps.store.pendingEffects()) {
     if (effect.runId !== run.id) continue;
     const result = await runArgv({

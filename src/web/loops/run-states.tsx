@@ -32,6 +32,7 @@ const CAUSE_SENTENCES: Readonly<Record<string, string>> = {
   gate_error: "a gate could not run",
   hook_error: "a hook failed",
   operator_stop: "an operator stopped it",
+  contract_tampered: "a pinned file of its contract changed: its hash no longer matches",
   iteration_cap: "the iteration cap was reached before the gates passed",
   gate_max_revisions: "a gate failed its maximum number of revisions",
   fan_out_ceiling: "more items than the fan-out ceiling",
