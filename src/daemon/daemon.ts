@@ -124,6 +124,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limitConfig: options.limitConfig,
     ...(options.webAssetsDir !== undefined && { webAssetsDir: options.webAssetsDir }),
     starts: { home: options.home, clock: options.clock },
+    ...(options.host !== undefined && { host: options.host }),
   });
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve),

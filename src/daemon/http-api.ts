@@ -2,9 +2,11 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { COMMAND_TYPES, type LoopCommandType, type LoopStore, refusalNow } from "../loops/index.ts";
 import { BUILTIN_CEILINGS, BUILTIN_DEFAULTS, type LimitConfig } from "../loops/model/limits.ts";
+import { checkUpgrade, DEFAULT_BIND_HOST } from "../server/access.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "../server/web-assets.ts";
 import type { Clock } from "../util/clock.ts";
 import { lintRegistered, startRegistered } from "./loop-starts.ts";
+import { parseStartForm } from "./start-form.ts";
 
 /**
  * The daemon's loopback HTTP JSON API and SSE event stream. Every route but `/health` needs the token
@@ -33,6 +35,8 @@ export interface ApiOptions {
   readonly limitConfig?: LimitConfig;
   /** The built web app (default: the package's `dist/web`, when built). */
   readonly webAssetsDir?: string;
+  /** The address the API listens on: requests naming another host are refused (DNS rebinding). */
+  readonly host?: string;
   /** Where started runs go and the clock that stamps them; without them `POST /loops/<id>/runs` is 404. */
   readonly starts?: { readonly home: string; readonly clock: Clock };
 }
@@ -55,6 +59,13 @@ async function handle(
   response: ServerResponse,
 ): Promise<void> {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  // A page on another name that resolves here (DNS rebinding) is refused before anything else.
+  const access = checkUpgrade(request.headers, undefined, {
+    host: options.host ?? DEFAULT_BIND_HOST,
+    token: undefined,
+    allowedOrigins: new Set(),
+  });
+  if (!access.ok) return send(response, access.status, { code: "unknown-host", error: access.message });
   if (url.pathname === "/health") return send(response, 200, { ok: true });
   const webAssets = {
     dir: options.webAssetsDir ?? defaultWebAssetsDir(),
@@ -116,10 +127,10 @@ async function loopAction(
     parts.length === 3 &&
     options.starts !== undefined
   ) {
-    const body = await readJson(request);
-    const key = typeof body?.idempotencyKey === "string" ? body.idempotencyKey : undefined;
+    const form = parseStartForm(await readJson(request));
+    if (!form.ok) return send(response, 400, { code: form.code, error: form.error });
     const deps = { store: options.store, limitConfig: options.limitConfig ?? {}, ...options.starts };
-    const answer = await startRegistered(deps, loopId, key);
+    const answer = await startRegistered(deps, loopId, form.form);
     return send(response, answer.status, answer.body);
   }
   return send(response, 404, { error: "no such route" });

@@ -36,6 +36,7 @@ export {
   BUILTIN_DEFAULTS,
   LIMIT_KEYS,
   type LimitConfig,
+  type LimitKey,
   resolveLimits,
   showCap,
 } from "./model/limits.ts";

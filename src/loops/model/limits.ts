@@ -163,7 +163,7 @@ export function looseningOverrides(
       key,
       asked,
       current,
-      message: `--set ${key}=${asked} would loosen the definition's ${key} = ${current === 0 ? "0 (unbounded)" : current}; an override may only tighten it (a nonzero value${current === 0 ? "" : ` of at most ${current}`}).`,
+      message: `The override ${key}=${asked} would loosen the definition's ${key} = ${current === 0 ? "0 (unbounded)" : current}; an override may only tighten it (a nonzero value${current === 0 ? "" : ` of at most ${current}`}).`,
     });
   }
   return out;

@@ -14,7 +14,8 @@ export type RunStateName = (typeof RUN_STATES)[number];
 
 /** The closed list of causes of each terminal state. */
 export const TERMINAL_CAUSES = {
-  done: ["gates_passed"],
+  // `unverified`: a Loop admitted anyway without a gate finished a generation; nothing checked it.
+  done: ["gates_passed", "unverified"],
   "no-op": ["precheck_clean", "clean_tick"],
   blocked: ["missing_dependency", "missing_credential", "unreachable", "human_rejected", "hook_denied"],
   failed: ["body_failed", "gate_error", "hook_error", "hook_denied", "operator_stop", "contract_tampered"],

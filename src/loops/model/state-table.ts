@@ -50,7 +50,7 @@ export const STATE_TABLE: readonly Edge[] = [
   ...edges("watching", "failed", [...STOP, ...TAMPERED]),
   ...edges("running", "needs-approval", ["human_gate", "budget_escalated", "interrupted"]),
   ...edges("running", "paused", ["operator_pause"]),
-  ...edges("running", "done", ["gates_passed"]),
+  ...edges("running", "done", ["gates_passed", "unverified"]),
   ...edges("running", "no-op", ["precheck_clean", "clean_tick"]),
   ...edges("running", "blocked", ["missing_dependency", "missing_credential", "unreachable", "hook_denied"]),
   ...edges("running", "failed", [

@@ -21,6 +21,7 @@ export const TERMINAL_STATES = new Set(["done", "no-op", "blocked", "failed", "e
 /** What each cause or park reason means, in a sentence (the ids are shown too). */
 const CAUSE_SENTENCES: Readonly<Record<string, string>> = {
   gates_passed: "every gate passed",
+  unverified: "it finished, but it has no gate: nothing verified it (admitted anyway)",
   precheck_clean: "the gates passed before any generation: nothing to do",
   clean_tick: "the watch tick found no items",
   missing_dependency: "a dependency is missing",
