@@ -1,6 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { COMMAND_TYPES, type LoopCommandType, type LoopStore, refusalNow } from "../loops/index.ts";
+import {
+  COMMAND_TYPES,
+  catalogEntries,
+  isTerminalState,
+  type LoopCommandType,
+  type LoopStore,
+  refusalNow,
+  successText,
+} from "../loops/index.ts";
 import { BUILTIN_CEILINGS, BUILTIN_DEFAULTS, type LimitConfig } from "../loops/model/limits.ts";
 import { checkUpgrade, DEFAULT_BIND_HOST } from "../server/access.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "../server/web-assets.ts";
@@ -156,6 +164,10 @@ async function loops(options: ApiOptions) {
       watch: { ...BUILTIN_DEFAULTS.watch, ...config.defaults?.watch },
     },
     ceilings: { ...BUILTIN_CEILINGS, ...config.ceilings },
+    catalog: catalogEntries(await options.store.listRuns({ limit: 1000 }), Date.now()).map((entry) => ({
+      ...entry,
+      successText: successText(entry),
+    })),
   };
 }
 
@@ -207,6 +219,12 @@ async function note(
   if (typeof body?.text !== "string" || body.text === "")
     return send(response, 400, { error: "text is required" });
   const by = typeof body.by === "string" ? body.by : "api";
+  const run = await store.getRun(runId);
+  if (run !== undefined && isTerminalState(run.state))
+    return send(response, 409, {
+      code: "run-ended",
+      error: `note refused: the run ended ${run.state}, so no generation would read it`,
+    });
   const id = await store.addMessage({
     runId,
     kind: "operator_note",

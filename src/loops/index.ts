@@ -4,7 +4,7 @@
  * through the runner. The embedded SQLite store and the daemon live in `daemon/`.
  */
 export { type AdmitOutcome, type AdmitRequest, admitRun, bodyFacts } from "./coordinator/admit-run.ts";
-export { refusalNow } from "./coordinator/command-effects.ts";
+export { parkHint, refusalNow } from "./coordinator/command-effects.ts";
 export { TAMPER_EVENT } from "./coordinator/contract-guard.ts";
 export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";
 export { type DriverDeps, dispatchEffects, driverOwner, isOwnerDead } from "./coordinator/driver-context.ts";
@@ -30,6 +30,7 @@ export {
   FALLBACK_ADVICE,
 } from "./model/admission.ts";
 export { effectiveBudgets, type Meters } from "./model/budgets.ts";
+export { type CatalogEntry, catalogEntries, successText } from "./model/catalog.ts";
 export type { PinnedContract } from "./model/contract.ts";
 export {
   BUILTIN_CEILINGS,

@@ -1,10 +1,12 @@
 import {
   type AdmissionReport,
+  catalogEntries,
   effectiveBudgets,
   type GenerationRecord,
   isTerminalState,
   type LoopRunRecord,
   showCap,
+  successText,
 } from "../../loops/index.ts";
 
 /** Plain-text views of runs for `show`, `ls` and `lint`: one fact per line, greppable. */
@@ -88,16 +90,21 @@ function generationLine(g: GenerationRecord): string {
   return `  #${g.number} ${g.state}  ${gates}${inbox}  tokens ${g.tokens ?? "?"}${worst.length > 0 ? `  (${worst.join("; ")})` : ""}`;
 }
 
+/**
+ * One row per run, except that consecutive clean watch ticks of a loop share one row (`×N`, the
+ * newest's id, the oldest's creation): a watch that finds nothing every few minutes would otherwise
+ * bury every other run.
+ */
 export function lsText(runs: readonly LoopRunRecord[], now: number): string {
   const header = ["RUN", "LOOP", "STATE", "IN STATE", "GENERATIONS", "HELD BY", "CREATED"];
-  const rows = runs.map((r) => [
-    r.id,
+  const rows = groupCleanTicks(runs).map(({ run: r, count, oldest }) => [
+    count > 1 ? `${r.id} (+${count - 1} older)` : r.id,
     r.loopId,
-    stateText(r),
+    count > 1 ? `${stateText(r)} ×${count}` : stateText(r),
     durationText(now - Date.parse(r.stateSince)),
     String(r.meters.generations),
     holderText(r, now),
-    r.createdAt,
+    count > 1 ? `${oldest.createdAt} .. ${r.createdAt}` : r.createdAt,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const format = (row: readonly string[]) =>
@@ -106,6 +113,24 @@ export function lsText(runs: readonly LoopRunRecord[], now: number): string {
       .join("  ")
       .trimEnd();
   return `${[format(header), ...rows.map(format)].join("\n")}\n`;
+}
+
+interface RunGroup {
+  readonly run: LoopRunRecord;
+  readonly count: number;
+  readonly oldest: LoopRunRecord;
+}
+
+function groupCleanTicks(runs: readonly LoopRunRecord[]): RunGroup[] {
+  const groups: RunGroup[] = [];
+  const cleanTick = (r: LoopRunRecord) => r.state === "no-op" && r.cause === "clean_tick";
+  for (const run of runs) {
+    const last = groups.at(-1);
+    if (last !== undefined && cleanTick(run) && cleanTick(last.run) && last.run.loopId === run.loopId)
+      groups[groups.length - 1] = { ...last, count: last.count + 1, oldest: run };
+    else groups.push({ run, count: 1, oldest: run });
+  }
+  return groups;
 }
 
 /**
@@ -117,18 +142,16 @@ export function holderText(run: LoopRunRecord, now: number): string {
   return (run.leaseExpiresAt ?? 0) > now ? run.leaseOwner : "-";
 }
 
-/** Per loop: runs in the last 30 days that ended, and the share that ended done or no-op. */
+/** Per loop: its success over 30 days (`done` only; no-op apart), its last run, a changed definition. */
 export function catalogText(runs: readonly LoopRunRecord[], now: number): string {
-  const since = now - 30 * 86_400_000;
-  const byLoop = new Map<string, LoopRunRecord[]>();
-  for (const run of runs) {
-    if (run.endedAt === null || Date.parse(run.endedAt) < since) continue;
-    byLoop.set(run.loopId, [...(byLoop.get(run.loopId) ?? []), run]);
-  }
-  const lines = [...byLoop.entries()].map(([loopId, ended]) => {
-    const ok = ended.filter((r) => r.state === "done" || r.state === "no-op").length;
-    const last = ended[0];
-    return `${loopId}: ${Math.round((100 * ok) / ended.length)}% success over ${ended.length} run(s) in 30 days; last ${last === undefined ? "-" : stateText(last)}`;
+  const lines = catalogEntries(runs, now).map((entry) => {
+    const last =
+      entry.last === null
+        ? "-"
+        : `${entry.last.state}${entry.last.cause === null ? "" : ` (${entry.last.cause})`}`;
+    const changed =
+      entry.definitionChanged === null ? "" : `\n  warning (definition-changed): ${entry.definitionChanged}`;
+    return `${entry.loopId}: ${successText(entry)} over ${entry.ended} ended run(s) in 30 days; last ${last}${changed}`;
   });
   return lines.length === 0 ? "" : `\n${lines.join("\n")}\n`;
 }

@@ -16,6 +16,7 @@ import {
   type LoopRunRecord,
   loadDefinition,
   loopJsonSchema,
+  parkHint,
   refusalNow,
   removePinned,
   TAMPER_EVENT,
@@ -98,7 +99,7 @@ export async function follow(context: LoopsContext, runId: string, exitOnPark: b
     if (end.kind === "terminal") context.warn(`${end.run.id}: ${end.run.state} (${end.run.cause})`);
     if (end.kind === "waiting")
       context.warn(
-        `${end.run.id}: ${end.run.state} (${end.run.parkReason ?? "waiting"}); continue it with \`hankweave loops resume|approve ${end.run.id}\``,
+        `${end.run.id}: ${end.run.state} (${end.run.parkReason ?? "waiting"}); ${parkHint(end.run)}`,
       );
     if (end.kind !== "lost") return exitCodeOf(end);
   }
@@ -186,7 +187,14 @@ export async function noteVerb(
   text: string,
   by: string,
 ): Promise<number> {
-  if ((await context.store.getRun(runId)) === undefined) return missingRun(context, runId);
+  const run = await context.store.getRun(runId);
+  if (run === undefined) return missingRun(context, runId);
+  if (isTerminalState(run.state)) {
+    context.warn(
+      `note refused, nothing recorded: run ${runId} ended ${run.state} (${run.cause ?? ""}), so no generation would read it. Start a new run with \`hankweave loops start <definition>\`.`,
+    );
+    return EXIT_USAGE;
+  }
   const id = await context.store.addMessage({
     runId,
     kind: "operator_note",

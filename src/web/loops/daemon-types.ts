@@ -92,4 +92,16 @@ export interface LoopsInfo {
   readonly loops: readonly { readonly loopId: string; readonly name: string; readonly kind: string }[];
   readonly defaults: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly ceilings: Readonly<Record<string, number>>;
+  /** Per loop, computed by the daemon (the same figures `loops ls` prints): `done` is the only success. */
+  readonly catalog: readonly CatalogEntry[];
+}
+
+export interface CatalogEntry {
+  readonly loopId: string;
+  readonly ended: number;
+  readonly done: number;
+  readonly noOp: number;
+  readonly successPercent: number | null;
+  readonly successText: string;
+  readonly definitionChanged: string | null;
 }
