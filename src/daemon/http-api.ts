@@ -3,8 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   COMMAND_TYPES,
   catalogEntries,
+  endLayersOf,
   isTerminalState,
   type LoopCommandType,
+  type LoopRunRecord,
   type LoopStore,
   refusalNow,
   successText,
@@ -103,11 +105,7 @@ async function handle(
     const run = await store.getRun(runId);
     if (run === undefined) return send(response, 404, { error: `no run ${runId}` });
     if (request.method === "GET" && parts.length === 2)
-      return send(response, 200, {
-        run,
-        generations: await store.generations(runId),
-        messages: await store.messages(runId),
-      });
+      return send(response, 200, await runDetail(store, run));
     if (request.method === "POST" && parts[2] === "commands") return command(store, runId, request, response);
     if (request.method === "POST" && parts[2] === "notes") return note(store, runId, request, response);
   }
@@ -142,6 +140,17 @@ async function loopAction(
     return send(response, answer.status, answer.body);
   }
   return send(response, 404, { error: "no such route" });
+}
+
+/** A run with its generations, inbox and, once it ended, its end layers in the six kinds. */
+async function runDetail(store: LoopStore, run: LoopRunRecord) {
+  const generations = await store.generations(run.id);
+  return {
+    run,
+    generations,
+    messages: await store.messages(run.id),
+    endLayers: endLayersOf(run, generations.at(-1)),
+  };
 }
 
 /** A browser's `Origin` (absent from non-browser clients) must name the host the request went to. */

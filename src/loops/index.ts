@@ -32,6 +32,7 @@ export {
 export { effectiveBudgets, type Meters } from "./model/budgets.ts";
 export { type CatalogEntry, catalogEntries, successText } from "./model/catalog.ts";
 export type { PinnedContract } from "./model/contract.ts";
+export { END_KINDS, type EndKind, endLayersOf, type RunEndLayers } from "./model/end-layers.ts";
 export {
   BUILTIN_CEILINGS,
   BUILTIN_DEFAULTS,

@@ -49,6 +49,7 @@ describe("loops CLI guardrails", { concurrency: 2 }, () => {
         assert.match(attached.stderr, /failed \(contract_tampered\)/);
         const text = (await cli(fx)("show", id)).stdout;
         assert.match(text, /outcome\s+failed: contract_tampered/);
+        assert.match(text, /layers\s+driver completed, goal error/);
         assert.match(
           text,
           new RegExp(`tampered\\s+gates/never\\.sh .*expected sha256:${pin?.sha256}, found [0-9a-f]{64}`),

@@ -54,6 +54,12 @@ describe("a pinned contract is verified", { concurrency: 2 }, () => {
         expected: sha256(NEVER),
         found: sha256("#!/bin/sh\nexit 0\n"),
       });
+      const endEvent = (await fx.store.events(0, run.id)).find((e) => e.type === "run.ended");
+      assert.deepEqual(endEvent?.data, {
+        state: "failed",
+        cause: "contract_tampered",
+        layers: { driver: "completed", goal: "error" },
+      });
       // The gate never ran as rewritten: no generation was recorded with a passing gate.
       const gates = (await fx.store.generations(run.id)).flatMap((g) => g.facts.gates);
       assert.ok(gates.every((g) => g.verdict !== "pass"));

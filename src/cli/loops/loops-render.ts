@@ -2,6 +2,7 @@ import {
   type AdmissionReport,
   catalogEntries,
   effectiveBudgets,
+  endLayersOf,
   type GenerationRecord,
   isTerminalState,
   type LoopRunRecord,
@@ -72,6 +73,8 @@ export function showText(
     ...generations.map(generationLine),
   ];
   if (isTerminalState(run.state)) lines.push("", `outcome       ${run.state}: ${run.cause ?? ""}`);
+  const layers = endLayersOf(run, generations.at(-1));
+  if (layers !== null) lines.push(`layers        driver ${layers.driver}, goal ${layers.goal}`);
   if (tamper !== undefined)
     lines.push(
       `tampered      ${String(tamper.label)} (${String(tamper.path)}): expected sha256:${String(tamper.expected)}, found ${String(tamper.found)}`,
@@ -83,9 +86,13 @@ function generationLine(g: GenerationRecord): string {
   const gates = g.facts.gates
     .map((v) => `${v.gateId}=${v.verdict}${v.blockerIds.length > 0 ? `[${v.blockerIds.join(",")}]` : ""}`)
     .join(" ");
+  // Every attempt that did not complete cleanly, the one a crash interrupted included.
   const worst = g.layers
     .filter((l) => l.codon !== "completed" || l.turn !== "completed")
-    .map((l) => `${l.codonId}: codon ${l.codon}, turn ${l.turn}`);
+    .map(
+      (l) =>
+        `${l.codonId}${l.attempt === undefined ? "" : ` attempt ${l.attempt}`}: codon ${l.codon}, turn ${l.turn}, stream ${l.stream}`,
+    );
   const inbox = g.readMessages.length > 0 ? ` inbox ${g.readMessages.map((id) => `#${id}`).join(",")}` : "";
   return `  #${g.number} ${g.state}  ${gates}${inbox}  tokens ${g.tokens ?? "?"}${worst.length > 0 ? `  (${worst.join("; ")})` : ""}`;
 }

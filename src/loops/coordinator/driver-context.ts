@@ -2,8 +2,15 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../util/clock.ts";
+import { runEndLayers } from "../model/end-layers.ts";
 import type { LimitConfig } from "../model/limits.ts";
-import { isBadEnding, isTerminalState, type Outcome, type RunStateName } from "../model/run-states.ts";
+import {
+  isBadEnding,
+  isTerminalState,
+  type Outcome,
+  type RunStateName,
+  type TerminalState,
+} from "../model/run-states.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord, StateChange } from "../store/store-records.ts";
@@ -93,17 +100,26 @@ export async function moveRun(
     at,
     meters: extra.meters ?? run.meters,
   };
+  const ending = isTerminalState(to) ? await endEvent(deps, run, to, via) : undefined;
   const moved = await deps.store.transition(run.id, token, {
     from: run.state,
     to,
     via,
     at,
     ...extra,
+    ...(ending !== undefined && { events: [...(extra.events ?? []), ending] }),
     ...(notify && { effects: [{ deliveryId: `${run.id}:${run.meters.generations}:${to}:${via}`, payload }] }),
   });
   deps.report?.(`run ${run.id}: ${run.state} -> ${to} (${via})`);
   if (notify) await dispatchEffects(deps, moved);
   return moved;
+}
+
+/** `run.ended`: the outcome with the run's end layers in the six kinds, written with the transition. */
+async function endEvent(deps: DriverDeps, run: LoopRunRecord, to: TerminalState, via: Via) {
+  const outcome = { state: to, cause: via } as Outcome;
+  const last = (await deps.store.generations(run.id, Math.max(1, run.meters.generations))).at(-1);
+  return { type: "run.ended", data: { ...outcome, layers: runEndLayers(outcome, last?.state) } };
 }
 
 export function endRun(

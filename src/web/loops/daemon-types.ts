@@ -65,7 +65,12 @@ export interface Generation {
     readonly gates: readonly GateVerdict[];
     readonly hash: string | null;
   };
-  readonly layers: readonly { readonly codonId: string; readonly codon: string; readonly stream: string }[];
+  readonly layers: readonly {
+    readonly codonId: string;
+    readonly attempt?: number;
+    readonly codon: string;
+    readonly stream: string;
+  }[];
   readonly tokens: number | null;
   readonly costUsd: number | null;
   readonly readMessages: readonly number[];
@@ -86,6 +91,8 @@ export interface RunDetail {
   readonly run: LoopRun;
   readonly generations: readonly Generation[];
   readonly messages: readonly InboxMessage[];
+  /** A terminal run's two end layers in the six kinds (null while live). */
+  readonly endLayers: { readonly driver: string; readonly goal: string } | null;
 }
 
 export interface LoopsInfo {
