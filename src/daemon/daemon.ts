@@ -2,7 +2,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
-import { type DriverDeps, driverOwner, type LimitConfig, type LoopStore } from "../loops/index.ts";
+import {
+  type DriverDeps,
+  driverOwner,
+  type LimitConfig,
+  type LoopStore,
+  withoutSecret,
+} from "../loops/index.ts";
 import type { Clock } from "../util/clock.ts";
 import { createApiServer } from "./http-api.ts";
 import { RunPool } from "./run-pool.ts";
@@ -89,7 +95,8 @@ export function daemonToken(dbPath: string, stateDir?: string): string {
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const token = daemonToken(options.dbPath, options.stateDir);
   const newId = () => randomUUID().slice(0, 8);
-  const env = options.env;
+  // No driver, so no body, gate or hook, ever holds the token in its environment.
+  const env = withoutSecret(options.env, token);
   const deps = (): DriverDeps => ({
     store: options.store,
     clock: options.clock,
@@ -117,6 +124,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limitConfig: options.limitConfig,
     ...(options.webAssetsDir !== undefined && { webAssetsDir: options.webAssetsDir }),
     starts: { home: options.home, clock: options.clock },
+    ...(options.host !== undefined && { host: options.host }),
   });
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve),

@@ -1,10 +1,22 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { COMMAND_TYPES, type LoopCommandType, type LoopStore, refusalNow } from "../loops/index.ts";
+import {
+  COMMAND_TYPES,
+  catalogEntries,
+  endLayersOf,
+  isTerminalState,
+  type LoopCommandType,
+  type LoopRunRecord,
+  type LoopStore,
+  refusalNow,
+  successText,
+} from "../loops/index.ts";
 import { BUILTIN_CEILINGS, BUILTIN_DEFAULTS, type LimitConfig } from "../loops/model/limits.ts";
+import { checkUpgrade, DEFAULT_BIND_HOST } from "../server/access.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "../server/web-assets.ts";
 import type { Clock } from "../util/clock.ts";
 import { lintRegistered, startRegistered } from "./loop-starts.ts";
+import { parseStartForm } from "./start-form.ts";
 
 /**
  * The daemon's loopback HTTP JSON API and SSE event stream. Every route but `/health` needs the token
@@ -33,6 +45,8 @@ export interface ApiOptions {
   readonly limitConfig?: LimitConfig;
   /** The built web app (default: the package's `dist/web`, when built). */
   readonly webAssetsDir?: string;
+  /** The address the API listens on: requests naming another host are refused (DNS rebinding). */
+  readonly host?: string;
   /** Where started runs go and the clock that stamps them; without them `POST /loops/<id>/runs` is 404. */
   readonly starts?: { readonly home: string; readonly clock: Clock };
 }
@@ -55,6 +69,13 @@ async function handle(
   response: ServerResponse,
 ): Promise<void> {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  // A page on another name that resolves here (DNS rebinding) is refused before anything else.
+  const access = checkUpgrade(request.headers, undefined, {
+    host: options.host ?? DEFAULT_BIND_HOST,
+    token: undefined,
+    allowedOrigins: new Set(),
+  });
+  if (!access.ok) return send(response, access.status, { code: "unknown-host", error: access.message });
   if (url.pathname === "/health") return send(response, 200, { ok: true });
   const webAssets = {
     dir: options.webAssetsDir ?? defaultWebAssetsDir(),
@@ -84,11 +105,7 @@ async function handle(
     const run = await store.getRun(runId);
     if (run === undefined) return send(response, 404, { error: `no run ${runId}` });
     if (request.method === "GET" && parts.length === 2)
-      return send(response, 200, {
-        run,
-        generations: await store.generations(runId),
-        messages: await store.messages(runId),
-      });
+      return send(response, 200, await runDetail(store, run));
     if (request.method === "POST" && parts[2] === "commands") return command(store, runId, request, response);
     if (request.method === "POST" && parts[2] === "notes") return note(store, runId, request, response);
   }
@@ -116,13 +133,24 @@ async function loopAction(
     parts.length === 3 &&
     options.starts !== undefined
   ) {
-    const body = await readJson(request);
-    const key = typeof body?.idempotencyKey === "string" ? body.idempotencyKey : undefined;
+    const form = parseStartForm(await readJson(request));
+    if (!form.ok) return send(response, 400, { code: form.code, error: form.error });
     const deps = { store: options.store, limitConfig: options.limitConfig ?? {}, ...options.starts };
-    const answer = await startRegistered(deps, loopId, key);
+    const answer = await startRegistered(deps, loopId, form.form);
     return send(response, answer.status, answer.body);
   }
   return send(response, 404, { error: "no such route" });
+}
+
+/** A run with its generations, inbox and, once it ended, its end layers in the six kinds. */
+async function runDetail(store: LoopStore, run: LoopRunRecord) {
+  const generations = await store.generations(run.id);
+  return {
+    run,
+    generations,
+    messages: await store.messages(run.id),
+    endLayers: endLayersOf(run, generations.at(-1)),
+  };
 }
 
 /** A browser's `Origin` (absent from non-browser clients) must name the host the request went to. */
@@ -145,6 +173,10 @@ async function loops(options: ApiOptions) {
       watch: { ...BUILTIN_DEFAULTS.watch, ...config.defaults?.watch },
     },
     ceilings: { ...BUILTIN_CEILINGS, ...config.ceilings },
+    catalog: catalogEntries(await options.store.listRuns({ limit: 1000 }), Date.now()).map((entry) => ({
+      ...entry,
+      successText: successText(entry),
+    })),
   };
 }
 
@@ -196,6 +228,12 @@ async function note(
   if (typeof body?.text !== "string" || body.text === "")
     return send(response, 400, { error: "text is required" });
   const by = typeof body.by === "string" ? body.by : "api";
+  const run = await store.getRun(runId);
+  if (run !== undefined && isTerminalState(run.state))
+    return send(response, 409, {
+      code: "run-ended",
+      error: `note refused: the run ended ${run.state}, so no generation would read it`,
+    });
   const id = await store.addMessage({
     runId,
     kind: "operator_note",

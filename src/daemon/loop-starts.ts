@@ -10,6 +10,7 @@ import {
   loadDefinition,
 } from "../loops/index.ts";
 import type { Clock } from "../util/clock.ts";
+import type { StartForm } from "./start-form.ts";
 
 /**
  * The catalog's two actions on a registered Loop, for the HTTP API: lint its definition (validation
@@ -57,11 +58,14 @@ export async function lintRegistered(store: LoopStore, loopId: string): Promise<
   return { status: 200, body: { loopId, file: loop.file, issues: [], report } };
 }
 
-/** 201 admitted, 200 duplicate (the key's run), 422 refused (with the admission table), 404, 400. */
+/**
+ * 201 admitted, 200 duplicate (the key's run), 422 refused by admission (with the admission table),
+ * 400 for a request admission cannot take (an empty admit-anyway reason, a loosening override), 404.
+ */
 export async function startRegistered(
   deps: StartDeps,
   loopId: string,
-  idempotencyKey: string | undefined,
+  form: StartForm,
 ): Promise<{ readonly status: number; readonly body: Record<string, unknown> }> {
   const loop = (await deps.store.registeredLoops()).find((registered) => registered.loopId === loopId);
   if (loop === undefined) return { status: 404, body: { error: `no registered loop ${loopId}` } };
@@ -76,17 +80,27 @@ export async function startRegistered(
     clock: deps.clock,
     newId: () => `${loopId}-${randomUUID().slice(0, 8)}`,
     trigger: "manual",
-    ...(idempotencyKey !== undefined && idempotencyKey !== "" && { idempotencyKey }),
+    ...form,
     limitConfig: deps.limitConfig,
   });
   if (outcome.kind === "refused") {
+    const badRequest = outcome.code === "empty-admit-reason" || outcome.code === "loosened-limit";
     return {
-      status: 422,
-      body: { outcome: "refused", error: outcome.message, report: outcome.report ?? null },
+      status: badRequest ? 400 : 422,
+      body: {
+        outcome: "refused",
+        code: outcome.code,
+        error: outcome.message,
+        report: outcome.report ?? null,
+      },
     };
   }
   return {
     status: outcome.kind === "admitted" ? 201 : 200,
-    body: { outcome: outcome.kind, run: outcome.run },
+    body: {
+      outcome: outcome.kind,
+      run: outcome.run,
+      ...(outcome.kind === "admitted" && { notices: outcome.notices, clamped: outcome.clamped }),
+    },
   };
 }

@@ -39,10 +39,11 @@ export interface EngineInput {
   /** Caller-supplied loop stop rules, asked in order after the built-in rules. */
   readonly stopRules?: readonly LoopStopPredicate[];
   /**
-   * Config ids of loop codons that resume their own session of the previous iteration (a reviewer
-   * that remembers its remarks) instead of starting fresh; `continue-previous` codons are unaffected.
+   * Loop codons that keep a session across iterations (a reviewer that remembers its remarks) instead
+   * of starting fresh, by config id, each with its session group: codons of one group share one
+   * session (one agent listed twice). `continue-previous` codons are unaffected.
    */
-  readonly continueOwnSession?: ReadonlySet<string>;
+  readonly continueOwnSession?: ReadonlyMap<string, string>;
   /**
    * Tool settings of codons, by config id (a library agent's `tools`): every session of the codon
    * carries them in `SessionRequest.tools`. Not a hank field: hank files stay the reference format.

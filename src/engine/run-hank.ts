@@ -293,7 +293,8 @@ class RunDriver {
       exhaustedSessions: this.exhaustedSessions,
     };
     if (mode === "continue-previous") return previousSession(query);
-    if (this.input.continueOwnSession?.has(entry.configId) === true) return ownPreviousSession(query);
+    const own = this.input.continueOwnSession;
+    if (own?.has(entry.configId) === true) return ownPreviousSession(query, own);
     return undefined;
   }
 

@@ -25,18 +25,24 @@ export function previousSession(query: ResumeQuery): ResumeTarget | undefined {
 }
 
 /**
- * A loop codon that keeps its own session across iterations: the session of the same codon in the
- * previous iteration, when it ran. The first iteration starts fresh.
+ * A loop codon that keeps its session across iterations: the session of the latest earlier codon of
+ * the same loop in its session group (`group` maps a config id to its group; a codon alone in its
+ * group resumes itself of the previous iteration). Two steps of one agent share one session, each
+ * resuming where the other left it. The first codon of a group starts fresh.
  */
-export function ownPreviousSession(query: ResumeQuery): ResumeTarget | undefined {
+export function ownPreviousSession(
+  query: ResumeQuery,
+  group: ReadonlyMap<string, string>,
+): ResumeTarget | undefined {
   const placement = query.entry.loop;
-  if (placement === undefined || placement.iteration === 0) return undefined;
-  const earlier = query.plan.entries.find(
-    (candidate) =>
-      candidate.configId === query.entry.configId &&
-      candidate.loop?.loopId === placement.loopId &&
-      candidate.loop.iteration === placement.iteration - 1,
-  );
+  if (placement === undefined) return undefined;
+  const mine = group.get(query.entry.configId);
+  const index = query.plan.entries.findIndex((candidate) => candidate.runtimeId === query.entry.runtimeId);
+  const earlier = query.plan.entries
+    .slice(0, Math.max(0, index))
+    .findLast(
+      (candidate) => candidate.loop?.loopId === placement.loopId && group.get(candidate.configId) === mine,
+    );
   if (earlier === undefined) return undefined;
   return sessionOf(query, earlier);
 }

@@ -4,9 +4,12 @@
  * through the runner. The embedded SQLite store and the daemon live in `daemon/`.
  */
 export { type AdmitOutcome, type AdmitRequest, admitRun, bodyFacts } from "./coordinator/admit-run.ts";
-export { refusalNow } from "./coordinator/command-effects.ts";
+export { parkHint, refusalNow } from "./coordinator/command-effects.ts";
+export { TAMPER_EVENT } from "./coordinator/contract-guard.ts";
 export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";
 export { type DriverDeps, dispatchEffects, driverOwner, isOwnerDead } from "./coordinator/driver-context.ts";
+export { DRIVER_ONLY_ENV, withoutSecret } from "./coordinator/loop-env.ts";
+export { removePinned, type Tamper } from "./coordinator/pin-files.ts";
 export { executionDirOf, workspaceOf } from "./coordinator/run-body.ts";
 export { LOOP_SCHEMA_ID, loopJsonSchema } from "./definition/definition-json-schema.ts";
 export { type LoopDefinitionInput, LoopDefinitionSchema } from "./definition/definition-schema.ts";
@@ -17,14 +20,25 @@ export {
   loadDefinition,
   parseDefinition,
 } from "./definition/load-definition.ts";
-export { type AdmissionReport, admissionReport, CONDITIONS, FALLBACK_ADVICE } from "./model/admission.ts";
+export {
+  ADMIT_REFUSAL_CODES,
+  type AdmissionReport,
+  type AdmissionWarning,
+  type AdmitRefusalCode,
+  admissionReport,
+  CONDITIONS,
+  FALLBACK_ADVICE,
+} from "./model/admission.ts";
 export { effectiveBudgets, type Meters } from "./model/budgets.ts";
+export { type CatalogEntry, catalogEntries, successText } from "./model/catalog.ts";
 export type { PinnedContract } from "./model/contract.ts";
+export { END_KINDS, type EndKind, endLayersOf, type RunEndLayers } from "./model/end-layers.ts";
 export {
   BUILTIN_CEILINGS,
   BUILTIN_DEFAULTS,
   LIMIT_KEYS,
   type LimitConfig,
+  type LimitKey,
   resolveLimits,
   showCap,
 } from "./model/limits.ts";

@@ -63,10 +63,11 @@ export interface ExecutionOptions {
   /** Caller-supplied loop stop rules, tried after the built-in ones (see `LoopStopPredicate`). */
   readonly stopRules?: readonly LoopStopPredicate[];
   /**
-   * Loop codons (by config id) that resume their own session of the previous iteration rather than
-   * start a fresh one: a reviewer that remembers what it already said.
+   * Loop codons (by config id) that keep a session across iterations rather than start a fresh one
+   * (a reviewer that remembers what it already said), each with its session group: codons of one
+   * group share one session.
    */
-  readonly continueOwnSession?: readonly string[];
+  readonly continueOwnSession?: Readonly<Record<string, string>>;
   /**
    * Tool settings of codons, by config id (the `tools` of a `loop()` agent): the codon's sessions get
    * only these tools, and a harness that cannot restrict tools refuses the session. Not a hank field.

@@ -29,7 +29,7 @@ export interface WorkspaceRun {
   /** The plan to continue; a fresh plan is built when absent. */
   readonly plan?: ExecutionPlan;
   readonly stopRules?: readonly LoopStopPredicate[];
-  readonly continueOwnSession?: readonly string[];
+  readonly continueOwnSession?: Readonly<Record<string, string>>;
   /** Tool settings of codons by config id (see `ExecutionOptions.codonTools`). */
   readonly codonTools?: Readonly<Record<string, ToolSettings>>;
   /** Prompt files held in memory (see `HeldPrompts`). */
@@ -112,7 +112,9 @@ function runEngine(run: WorkspaceRun, sentinels: SentinelHost): Promise<RunResul
       options: run.options,
       ...(run.plan !== undefined && { plan: run.plan }),
       ...(run.stopRules !== undefined && { stopRules: run.stopRules }),
-      ...(run.continueOwnSession !== undefined && { continueOwnSession: new Set(run.continueOwnSession) }),
+      ...(run.continueOwnSession !== undefined && {
+        continueOwnSession: new Map(Object.entries(run.continueOwnSession)),
+      }),
       ...(run.codonTools !== undefined && { codonTools: new Map(Object.entries(run.codonTools)) }),
       ...(run.heldPrompts !== undefined && { heldPrompts: run.heldPrompts }),
     },

@@ -132,7 +132,10 @@ export function startHankForTest(options: HankTestOptions): RunningHankTest {
     options: { headless: true, ...options.options },
     ...(plan !== undefined && { plan }),
     ...(options.stopRules !== undefined && { stopRules: options.stopRules }),
-    ...(options.continueOwnSession !== undefined && { continueOwnSession: options.continueOwnSession }),
+    // Each codon its own session group: it resumes itself of the previous iteration.
+    ...(options.continueOwnSession !== undefined && {
+      continueOwnSession: Object.fromEntries(options.continueOwnSession.map((id) => [id, id])),
+    }),
     clock,
     newId: countingIds("run", runNumber - 1),
     sink,

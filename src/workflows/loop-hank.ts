@@ -121,6 +121,14 @@ function codonOf(step: LoopStep, options: CheckedLoopOptions, checkpointed: bool
 }
 
 /**
+ * Under lifetime `"workflow"`, one session per agent: each step's codon is in its agent's session
+ * group, so an agent listed twice is one subagent whose steps share a session (pooled by name).
+ */
+export function sessionGroups(steps: readonly LoopStep[]): Record<string, string> {
+  return Object.fromEntries(steps.map((step) => [step.configId, step.agentName]));
+}
+
+/**
  * Codon ids from agent names: lower-case letters, digits and dashes; a name used twice (or one with
  * nothing usable) gets its 1-based position.
  */

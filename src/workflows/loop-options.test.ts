@@ -48,7 +48,10 @@ describe("loop() arguments", () => {
       [{ steps: [coder], input: "go", budget: { tokens: 2.5 } }, ["options.budget.tokens"]],
       [{ steps: [coder], input: "go", maxIteration: 3 }, ["options.maxIteration"]],
       [{ steps: [coder], input: "go", cwd: "/nonexistent/hankweave" }, ["options.cwd"]],
-      [{ steps: [coder, coder], input: "go", lifetime: "workflow" }, ["options.steps[1].name"]],
+      [
+        { steps: [coder, { ...coder, instructions: "another agent" }], input: "go", lifetime: "workflow" },
+        ["options.steps[1]"],
+      ],
       [{ steps: [{ ...coder, tools: ["bash"] }], input: "go" }, ["options.steps[0].tools"]],
       [{ steps: [{ ...coder, model: "sonet-4" }], input: "go" }, ["options.steps[0].model"]],
       [{ steps: [coder], input: "go", model: "not-a-model-xyz" }, ["options.model"]],

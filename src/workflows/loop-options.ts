@@ -176,24 +176,31 @@ function budgetOf(
 }
 
 /**
- * Under lifetime `"workflow"` an agent keeps one session, which the runtime resumes from the same step
- * of the previous iteration: an agent listed twice would need one session shared by two steps.
+ * Under lifetime `"workflow"` an agent keeps one session, pooled by its name: an agent listed twice is
+ * one subagent whose two steps share that session. Two different agents under one name cannot share
+ * one (another model, other instructions or tools), so that is refused.
  */
-function duplicateAgents(steps: readonly { readonly name: string }[], lifetime: Lifetime): ArgumentIssue[] {
+function duplicateAgents(steps: readonly Agent[], lifetime: Lifetime): ArgumentIssue[] {
   if (lifetime !== "workflow") return [];
   const seen = new Map<string, number>();
   const issues: ArgumentIssue[] = [];
   for (const [index, step] of steps.entries()) {
     const first = seen.get(step.name);
     if (first === undefined) seen.set(step.name, index);
-    else
+    else if (!sameAgent(steps[first], step))
       issues.push({
-        argument: `options.steps[${index}].name`,
-        message: `agent "${step.name}" is already options.steps[${first}]; under lifetime "workflow" each agent keeps one session, resumed by its own step of the previous iteration.`,
-        fix: 'List each agent once, give the second one another name (a second session), or use lifetime "task".',
+        argument: `options.steps[${index}]`,
+        message: `agent "${step.name}" is also options.steps[${first}] with another model, instructions or tools; under lifetime "workflow" one name is one subagent with one session.`,
+        fix: 'Pass the same agent object for both steps (one subagent), give this one another name, or use lifetime "task".',
       });
   }
   return issues;
+}
+
+function sameAgent(a: Agent | undefined, b: Agent): boolean {
+  const shape = (agent: Agent | undefined) =>
+    JSON.stringify([agent?.model, agent?.instructions, agent?.tools, agent?.env]);
+  return shape(a) === shape(b);
 }
 
 /**

@@ -18,10 +18,11 @@ import { runTransient } from "./run-transient.ts";
  * of each iteration, with its 1-based number.
  *
  * A failing step stops the loop and is returned as is (`ok: false`, the error, every step so far). The
- * loop never throws on a model failure; it throws `WorkflowArgumentError` only on invalid arguments,
- * before anything runs.
+ * loop never rejects on a model failure. One async contract: every argument error (a bad shape, an
+ * unknown model, a harness that is missing) rejects the returned promise with `WorkflowArgumentError`,
+ * before anything runs; `loop()` itself never throws synchronously.
  */
-export function loop(options: LoopOptions): Promise<LoopResult> {
+export async function loop(options: LoopOptions): Promise<LoopResult> {
   const where = "loop()";
   return runLoop(checkLoopOptions(options, where), where);
 }

@@ -4,6 +4,7 @@ import { readTail } from "../journal/index.ts";
 import { type ExecutionResult, startExecution } from "../runner/index.ts";
 import { DATA_CHANGED_FIX } from "../workspace/execution/execution-messages.ts";
 import { executionLayout } from "../workspace/execution-layout.ts";
+import { sessionGroups } from "./loop-hank.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
 import { finalLoopReport, type LoopRunEnding } from "./loop-outcome.ts";
 import { prepareLoop } from "./prepare-loop.ts";
@@ -47,7 +48,7 @@ export async function runDurable(options: CheckedLoopOptions, where: string): Pr
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.clock !== undefined && { clock: options.clock }),
     stopRules: [relay.rule],
-    ...(options.lifetime === "workflow" && { continueOwnSession: loop.steps.map((step) => step.configId) }),
+    ...(options.lifetime === "workflow" && { continueOwnSession: sessionGroups(loop.steps) }),
     ...(loop.codonTools !== undefined && { codonTools: loop.codonTools }),
     listeners: [relay.listener],
     heldPrompts: files.held,

@@ -11,7 +11,7 @@ import { createRunChannels, openRunSink, runWorkspace } from "../runner/index.ts
 import { loadCommands } from "../runner/load-commands.ts";
 import { selfTestModels } from "../runner/self-test.ts";
 import { systemClock } from "../util/clock.ts";
-import type { LoopHank } from "./loop-hank.ts";
+import { type LoopHank, sessionGroups } from "./loop-hank.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
 import type { LoopRunEnding } from "./loop-outcome.ts";
 import { type PreparedLoop, prepareLoop } from "./prepare-loop.ts";
@@ -106,7 +106,7 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
     options: { headless: true },
     stopRules: [relay.rule],
     ...(options.lifetime === "workflow" && {
-      continueOwnSession: prepared.loop.steps.map((s) => s.configId),
+      continueOwnSession: sessionGroups(prepared.loop.steps),
     }),
     ...(prepared.loop.codonTools !== undefined && { codonTools: prepared.loop.codonTools }),
     heldPrompts: prepared.files.held,

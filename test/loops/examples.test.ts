@@ -3,18 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import type { CliIo } from "../../src/cli/cli-io.ts";
-import { runLoopsCommand } from "../../src/cli/loops/loops-command.ts";
+import { runLoops } from "./loops-cli.ts";
 
 const EXAMPLES = resolve(import.meta.dirname, "..", "..", "examples", "loops");
 const dir = mkdtempSync(join(tmpdir(), "loop-examples-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `hankweave loops <argv>` in-process with its own store; returns the exit code and the output. */
-async function loops(argv: string[], db: string) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
+/** Runs `hankweave loops <argv>` in-process with its own store. */
+function loops(argv: string[], db: string) {
+  return runLoops(["--db", db, ...argv], {
     cwd: EXAMPLES,
     env: {
       PATH: process.env.PATH,
@@ -22,29 +19,7 @@ async function loops(argv: string[], db: string) {
       HANKWEAVE_EXECUTIONS_DIR: join(dir, "executions"),
       USER: "tester",
     },
-    stdout: {
-      write: (t) => {
-        stdout += t;
-      },
-      isTTY: false,
-      columns: undefined,
-    },
-    stderr: {
-      write: (t) => {
-        stderr += t;
-      },
-      isTTY: false,
-      columns: undefined,
-    },
-    runtime: {
-      version: "test",
-      platform: process.platform,
-      arch: process.arch,
-      nodeVersion: process.version,
-    },
-  };
-  const code = await runLoopsCommand(["--db", db, ...argv], io);
-  return { code, stdout, stderr };
+  });
 }
 
 describe("the example loops end as documented", { concurrency: 2 }, () => {
@@ -77,7 +52,7 @@ describe("the example loops end as documented", { concurrency: 2 }, () => {
     const waited = await loops(["show", "--wait", runId], db);
     assert.equal(waited.code, 0);
     const listed = await loops(["ls"], db);
-    assert.match(listed.stdout, /count-on-a-budget: 100% success/);
+    assert.match(listed.stdout, /count-on-a-budget: 100% done \(1 of 1\)/);
   });
 
   test("watch.loop.toml: a tick with two new issues ends done; the next tick's run waits watching", async () => {

@@ -181,6 +181,14 @@ test("on_interrupted = ask: a generation a killed driver left parks needs-approv
       "the interrupted generation kept its number",
     );
     assert.equal(codonCompletions(dir).get("step1"), 1);
+    // The generation keeps both attempts' layers: the one the kill interrupted, then the restart.
+    assert.deepEqual(
+      generations[0]?.layers.map((l) => [l.codonId, l.attempt, l.codon, l.stream]),
+      [
+        ["step1", 1, "interrupted", "interrupted"],
+        ["step1", 2, "completed", "completed"],
+      ],
+    );
   } finally {
     driver.remove();
     await fx.remove();

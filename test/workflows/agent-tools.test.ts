@@ -114,8 +114,8 @@ describe("agents' tool settings", { concurrency: false }, () => {
         return true;
       },
     );
-    // Invalid settings are thrown synchronously by the argument check; the harness check, by the run.
-    assert.throws(
+    // Invalid settings reject the promise as the harness check does: one async contract.
+    await assert.rejects(
       () => loop({ steps: [scripted("a", { tools: { allow: ["Write"], deny: ["Write", ""] } })], input }),
       (error: unknown) => {
         assert.deepEqual(thrownIssues(error), [

@@ -170,6 +170,28 @@ describe("loop(): steps, data flow and iterations", () => {
     ]);
   });
 
+  it("lifetime workflow: an agent listed twice is one subagent, its steps sharing one session", async () => {
+    const workflow = recorder();
+    const result = await loop({
+      steps: [CODER, REVIEWER, CODER],
+      input: chain([mark("c1"), mark("r1"), mark("c2"), mark("c3"), mark("r2"), mark("c4")]),
+      maxIterations: 2,
+      cwd: sb.path(),
+      lifetime: "workflow",
+      onEvent: workflow.onEvent,
+    });
+    assert.equal(result.ok, true, JSON.stringify(result.error));
+    // Each coder step resumes the coder's session where the other coder step left it.
+    assert.deepEqual(sessionsOf(workflow.events), [
+      "coder-1#0 s1<--",
+      "reviewer#0 s2<--",
+      "coder-3#0 s1<-s1",
+      "coder-1#1 s1<-s1",
+      "reviewer#1 s2<-s2",
+      "coder-3#1 s1<-s1",
+    ]);
+  });
+
   it("delivers every journaled event to onEvent, in order", async () => {
     const seen = recorder();
     await loop({ steps: [CODER], input: "@say hi", maxIterations: 1, cwd: sb.path(), onEvent: seen.onEvent });

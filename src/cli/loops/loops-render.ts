@@ -1,10 +1,13 @@
 import {
   type AdmissionReport,
+  catalogEntries,
   effectiveBudgets,
+  endLayersOf,
   type GenerationRecord,
   isTerminalState,
   type LoopRunRecord,
   showCap,
+  successText,
 } from "../../loops/index.ts";
 
 /** Plain-text views of runs for `show`, `ls` and `lint`: one fact per line, greppable. */
@@ -37,7 +40,12 @@ export function meterLines(run: LoopRunRecord): string[] {
   ];
 }
 
-export function showText(run: LoopRunRecord, generations: readonly GenerationRecord[], now: number): string {
+export function showText(
+  run: LoopRunRecord,
+  generations: readonly GenerationRecord[],
+  now: number,
+  tamper?: Readonly<Record<string, unknown>>,
+): string {
   const c = run.contract;
   const lines = [
     `run ${run.id}  loop ${run.loopId} (${c.kind})  key ${run.key}`,
@@ -54,6 +62,7 @@ export function showText(run: LoopRunRecord, generations: readonly GenerationRec
     `  gates       ${c.gates.map((g) => `${g.id} (${g.kind}, max ${g.maxRevisions} revisions)`).join(", ") || "(none)"}`,
     ...c.clamped.map((m) => `  clamped     ${m}`),
     ...(c.admittedAnyway === null ? [] : [`  admitted anyway: ${c.admittedAnyway}`]),
+    ...(c.notices ?? []).map((n) => `  warning     ${n.code}: ${n.message}`),
     ...Object.entries(c.hashes).map(([path, hash]) => `  pinned      ${path}  sha256:${hash.slice(0, 16)}`),
     ...run.amendments.map((a) => `  amendment   +${a.add} ${a.budget} by ${a.by} at ${a.at}`),
     "",
@@ -64,6 +73,12 @@ export function showText(run: LoopRunRecord, generations: readonly GenerationRec
     ...generations.map(generationLine),
   ];
   if (isTerminalState(run.state)) lines.push("", `outcome       ${run.state}: ${run.cause ?? ""}`);
+  const layers = endLayersOf(run, generations.at(-1));
+  if (layers !== null) lines.push(`layers        driver ${layers.driver}, goal ${layers.goal}`);
+  if (tamper !== undefined)
+    lines.push(
+      `tampered      ${String(tamper.label)} (${String(tamper.path)}): expected sha256:${String(tamper.expected)}, found ${String(tamper.found)}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -71,23 +86,32 @@ function generationLine(g: GenerationRecord): string {
   const gates = g.facts.gates
     .map((v) => `${v.gateId}=${v.verdict}${v.blockerIds.length > 0 ? `[${v.blockerIds.join(",")}]` : ""}`)
     .join(" ");
+  // Every attempt that did not complete cleanly, the one a crash interrupted included.
   const worst = g.layers
     .filter((l) => l.codon !== "completed" || l.turn !== "completed")
-    .map((l) => `${l.codonId}: codon ${l.codon}, turn ${l.turn}`);
+    .map(
+      (l) =>
+        `${l.codonId}${l.attempt === undefined ? "" : ` attempt ${l.attempt}`}: codon ${l.codon}, turn ${l.turn}, stream ${l.stream}`,
+    );
   const inbox = g.readMessages.length > 0 ? ` inbox ${g.readMessages.map((id) => `#${id}`).join(",")}` : "";
   return `  #${g.number} ${g.state}  ${gates}${inbox}  tokens ${g.tokens ?? "?"}${worst.length > 0 ? `  (${worst.join("; ")})` : ""}`;
 }
 
+/**
+ * One row per run, except that consecutive clean watch ticks of a loop share one row (`×N`, the
+ * newest's id, the oldest's creation): a watch that finds nothing every few minutes would otherwise
+ * bury every other run.
+ */
 export function lsText(runs: readonly LoopRunRecord[], now: number): string {
   const header = ["RUN", "LOOP", "STATE", "IN STATE", "GENERATIONS", "HELD BY", "CREATED"];
-  const rows = runs.map((r) => [
-    r.id,
+  const rows = groupCleanTicks(runs).map(({ run: r, count, oldest }) => [
+    count > 1 ? `${r.id} (+${count - 1} older)` : r.id,
     r.loopId,
-    stateText(r),
+    count > 1 ? `${stateText(r)} ×${count}` : stateText(r),
     durationText(now - Date.parse(r.stateSince)),
     String(r.meters.generations),
     holderText(r, now),
-    r.createdAt,
+    count > 1 ? `${oldest.createdAt} .. ${r.createdAt}` : r.createdAt,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const format = (row: readonly string[]) =>
@@ -96,6 +120,24 @@ export function lsText(runs: readonly LoopRunRecord[], now: number): string {
       .join("  ")
       .trimEnd();
   return `${[format(header), ...rows.map(format)].join("\n")}\n`;
+}
+
+interface RunGroup {
+  readonly run: LoopRunRecord;
+  readonly count: number;
+  readonly oldest: LoopRunRecord;
+}
+
+function groupCleanTicks(runs: readonly LoopRunRecord[]): RunGroup[] {
+  const groups: RunGroup[] = [];
+  const cleanTick = (r: LoopRunRecord) => r.state === "no-op" && r.cause === "clean_tick";
+  for (const run of runs) {
+    const last = groups.at(-1);
+    if (last !== undefined && cleanTick(run) && cleanTick(last.run) && last.run.loopId === run.loopId)
+      groups[groups.length - 1] = { ...last, count: last.count + 1, oldest: run };
+    else groups.push({ run, count: 1, oldest: run });
+  }
+  return groups;
 }
 
 /**
@@ -107,18 +149,16 @@ export function holderText(run: LoopRunRecord, now: number): string {
   return (run.leaseExpiresAt ?? 0) > now ? run.leaseOwner : "-";
 }
 
-/** Per loop: runs in the last 30 days that ended, and the share that ended done or no-op. */
+/** Per loop: its success over 30 days (`done` only; no-op apart), its last run, a changed definition. */
 export function catalogText(runs: readonly LoopRunRecord[], now: number): string {
-  const since = now - 30 * 86_400_000;
-  const byLoop = new Map<string, LoopRunRecord[]>();
-  for (const run of runs) {
-    if (run.endedAt === null || Date.parse(run.endedAt) < since) continue;
-    byLoop.set(run.loopId, [...(byLoop.get(run.loopId) ?? []), run]);
-  }
-  const lines = [...byLoop.entries()].map(([loopId, ended]) => {
-    const ok = ended.filter((r) => r.state === "done" || r.state === "no-op").length;
-    const last = ended[0];
-    return `${loopId}: ${Math.round((100 * ok) / ended.length)}% success over ${ended.length} run(s) in 30 days; last ${last === undefined ? "-" : stateText(last)}`;
+  const lines = catalogEntries(runs, now).map((entry) => {
+    const last =
+      entry.last === null
+        ? "-"
+        : `${entry.last.state}${entry.last.cause === null ? "" : ` (${entry.last.cause})`}`;
+    const changed =
+      entry.definitionChanged === null ? "" : `\n  warning (definition-changed): ${entry.definitionChanged}`;
+    return `${entry.loopId}: ${successText(entry)} over ${entry.ended} ended run(s) in 30 days; last ${last}${changed}`;
   });
   return lines.length === 0 ? "" : `\n${lines.join("\n")}\n`;
 }

@@ -16,7 +16,10 @@ import {
   type LoopRunRecord,
   loadDefinition,
   loopJsonSchema,
+  parkHint,
   refusalNow,
+  removePinned,
+  TAMPER_EVENT,
 } from "../../loops/index.ts";
 import type { LoopsContext } from "./loops-context.ts";
 import { admissionText, catalogText, lsText, showText } from "./loops-render.ts";
@@ -76,7 +79,10 @@ export async function startVerb(context: LoopsContext, file: string, flags: RunF
   const run = admitted.run;
   if (admitted.kind === "duplicate")
     context.warn(`duplicate: key ${run.key} already started run ${run.id} (${run.state})`);
-  else for (const message of admitted.clamped) context.warn(`clamped: ${message}`);
+  else {
+    for (const message of admitted.clamped) context.warn(`clamped: ${message}`);
+    for (const notice of admitted.notices) context.warn(`warning (${notice.code}): ${notice.message}`);
+  }
   context.print(run.id);
   if (flags.detach) return 0;
   return follow(context, run.id, flags.exitOnPark);
@@ -93,7 +99,7 @@ export async function follow(context: LoopsContext, runId: string, exitOnPark: b
     if (end.kind === "terminal") context.warn(`${end.run.id}: ${end.run.state} (${end.run.cause})`);
     if (end.kind === "waiting")
       context.warn(
-        `${end.run.id}: ${end.run.state} (${end.run.parkReason ?? "waiting"}); continue it with \`hankweave loops resume|approve ${end.run.id}\``,
+        `${end.run.id}: ${end.run.state} (${end.run.parkReason ?? "waiting"}); ${parkHint(end.run)}`,
       );
     if (end.kind !== "lost") return exitCodeOf(end);
   }
@@ -137,8 +143,11 @@ export async function showVerb(context: LoopsContext, runId: string, json: boole
   const run = await context.store.getRun(runId);
   if (run === undefined) return missingRun(context, runId);
   const generations = await context.store.generations(runId);
+  const tamper = (await context.store.events(0, runId, 100_000)).find((e) => e.type === TAMPER_EVENT);
   context.io.stdout.write(
-    json ? `${JSON.stringify({ run, generations }, null, 2)}\n` : showText(run, generations, Date.now()),
+    json
+      ? `${JSON.stringify({ run, generations, ...(tamper !== undefined && { tamper: tamper.data }) }, null, 2)}\n`
+      : showText(run, generations, Date.now(), tamper?.data),
   );
   return 0;
 }
@@ -178,7 +187,14 @@ export async function noteVerb(
   text: string,
   by: string,
 ): Promise<number> {
-  if ((await context.store.getRun(runId)) === undefined) return missingRun(context, runId);
+  const run = await context.store.getRun(runId);
+  if (run === undefined) return missingRun(context, runId);
+  if (isTerminalState(run.state)) {
+    context.warn(
+      `note refused, nothing recorded: run ${runId} ended ${run.state} (${run.cause ?? ""}), so no generation would read it. Start a new run with \`hankweave loops start <definition>\`.`,
+    );
+    return EXIT_USAGE;
+  }
   const id = await context.store.addMessage({
     runId,
     kind: "operator_note",
@@ -230,6 +246,7 @@ export async function gcVerb(context: LoopsContext, days: number, all: boolean):
     if (run.endedAt === null || Date.parse(run.endedAt) > cutoff) continue;
     if (await context.store.deleteRun(run.id)) {
       rmSync(run.dir, { recursive: true, force: true });
+      if (run.contract.pinnedDir !== undefined) removePinned(run.contract.pinnedDir);
       removed += 1;
     }
   }

@@ -82,7 +82,8 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
         trx,
         run.id,
         "run.admitted",
-        { state, key: run.key, trigger: run.trigger },
+        // What admission warned about (brakes in reach, a changed definition) is journaled with it.
+        { state, key: run.key, trigger: run.trigger, notices: run.contract.notices ?? [] },
         run.createdAt,
       );
       const stored = await selectRun(trx).where("id", "=", run.id).executeTakeFirstOrThrow();

@@ -5,17 +5,25 @@ import type { Clock } from "../../util/clock.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
 import {
   type AdmissionReport,
+  type AdmissionWarning,
+  type AdmitRefusalCode,
   admissionReport,
   type BodyFacts,
   FALLBACK_ADVICE,
 } from "../model/admission.ts";
 import { ZERO_METERS } from "../model/budgets.ts";
-import { pinContract } from "../model/contract.ts";
+import { type Pin, pinContract } from "../model/contract.ts";
 import { runKey, type TriggerKind } from "../model/idempotency.ts";
-import { definitionLimits, type LimitConfig, type PartialLimits, resolveLimits } from "../model/limits.ts";
+import {
+  definitionLimits,
+  type LimitConfig,
+  looseningOverrides,
+  type PartialLimits,
+  resolveLimits,
+} from "../model/limits.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
-import { pinFiles } from "./pin-files.ts";
+import { pinFiles, pinnedDirFor, removePinned } from "./pin-files.ts";
 
 export interface AdmitRequest {
   readonly store: LoopStore;
@@ -42,14 +50,24 @@ export type AdmitOutcome =
       readonly run: LoopRunRecord;
       readonly report: AdmissionReport;
       readonly clamped: readonly string[];
+      /** Brakes the body can reach, a changed definition: printed by `start` and `run`, kept with the run. */
+      readonly notices: readonly AdmissionWarning[];
     }
   | { readonly kind: "duplicate"; readonly run: LoopRunRecord }
-  | { readonly kind: "refused"; readonly message: string; readonly report?: AdmissionReport };
+  | {
+      readonly kind: "refused";
+      readonly code: AdmitRefusalCode;
+      readonly message: string;
+      readonly report?: AdmissionReport;
+    };
+
+type Refusal = Extract<AdmitOutcome, { kind: "refused" }>;
 
 /**
- * Admits a run: the admission table (refusing a missing condition unless admitted anyway), the limits
- * resolved and clamped, the steering files pinned into the run's directory, and the run stored with
- * its idempotency key (a second start with the same key returns the first run as a duplicate).
+ * Admits a run: the admission table (refusing a missing condition, or a gate or hook the body could
+ * edit, unless admitted anyway with a reason), the overrides (which may only tighten), the limits
+ * resolved and clamped, the steering files pinned outside the run's directory, and the run stored
+ * with its idempotency key (a second start with the same key returns the first run as a duplicate).
  */
 export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const { definition: d, store, clock } = request;
@@ -57,26 +75,36 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const key = request.idempotencyKey ?? runKey(d.id, request.trigger ?? "manual", request.occurrence ?? now);
   const existing = await store.findRunByKey(d.id, key);
   if (existing !== undefined) return { kind: "duplicate", run: existing };
-  const report = admissionReport(d, bodyFacts(d.hank));
-  if (!report.admitted && request.admitAnyway === undefined) {
-    const missing = report.rows.filter((r) => !r.met).map((r) => `${r.condition}: ${r.answer}`);
-    return {
-      kind: "refused",
-      report,
-      message: `Loop ${d.id} is not admitted:\n  ${missing.join("\n  ")}\n${FALLBACK_ADVICE}\nTo start it anyway, give --admit-anyway "<reason>" (recorded with the run).`,
-    };
-  }
+  const report = admissionReport(d, bodyFacts(d.hank), join(request.home, "runs"));
+  const refusal = refusalOf(request, report);
+  if (refusal !== undefined) return refusal;
   const limits = resolveLimits(d.kind, definitionLimits(d), request.limitConfig, request.overrides);
   const id = request.newId();
   const dir = join(request.home, "runs", id);
   mkdirSync(dir, { recursive: true });
-  const pinned = pinFiles(d, join(dir, "pinned"));
+  const pinnedDir = pinnedDirFor(request.home, id);
+  const pinned = pinFiles(d, pinnedDir);
+  const previous = (await store.listRuns({ loopId: d.id, limit: 1 }))[0];
+  const changed = previous === undefined ? [] : changedFiles(previous.contract.hashes, pinned.pins);
+  const notices: AdmissionWarning[] = [
+    ...report.warnings.filter((w) => w.code === "brake-in-workspace"),
+    ...(previous !== undefined && changed.length > 0
+      ? [
+          {
+            code: "definition-changed" as const,
+            message: `Since run ${previous.id}, these pinned files changed: ${changed.join(", ")}. Check that the change was meant (a body can edit a file it can reach).`,
+          },
+        ]
+      : []),
+  ];
   const contract = pinContract({
     definition: d,
     limits,
     pinnedPath: pinned.pinnedPath,
-    hashes: pinned.hashes,
-    ...(request.admitAnyway !== undefined && { admittedAnyway: request.admitAnyway }),
+    pins: pinned.pins,
+    pinnedDir,
+    notices,
+    ...(request.admitAnyway !== undefined && { admittedAnyway: request.admitAnyway.trim() }),
   });
   const result = await store.admitRun(
     {
@@ -98,9 +126,62 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   await store.registerLoop({ loopId: d.id, file: d.file, name: d.name, kind: d.kind, updatedAt: now });
   if (result.kind !== "admitted") {
     rmSync(dir, { recursive: true, force: true });
-    return result.kind === "duplicate" ? result : { kind: "refused", message: result.message, report };
+    removePinned(pinnedDir);
+    return result.kind === "duplicate"
+      ? result
+      : { kind: "refused", code: "live-sibling", message: result.message, report };
   }
-  return { kind: "admitted", run: result.run, report, clamped: contract.clamped };
+  return { kind: "admitted", run: result.run, report, clamped: contract.clamped, notices };
+}
+
+/** Why this start is refused, before anything is written; undefined when it may go on. */
+function refusalOf(request: AdmitRequest, report: AdmissionReport): Refusal | undefined {
+  const d = request.definition;
+  const anyway = request.admitAnyway;
+  if (anyway !== undefined && anyway.trim() === "") {
+    return {
+      kind: "refused",
+      code: "empty-admit-reason",
+      report,
+      message: `Loop ${d.id} (${d.file}): --admit-anyway needs a reason, recorded with the run: give --admit-anyway "<why this loop may run without the missing conditions>".`,
+    };
+  }
+  const loosened = looseningOverrides(d.kind, definitionLimits(d), request.limitConfig, request.overrides);
+  if (loosened.length > 0) {
+    return {
+      kind: "refused",
+      code: "loosened-limit",
+      report,
+      message: `Loop ${d.id} (${d.file}): ${loosened.map((l) => l.message).join(" ")}`,
+    };
+  }
+  if (anyway !== undefined) return undefined;
+  if (!report.admitted) {
+    const missing = report.rows.filter((r) => !r.met).map((r) => `${r.condition}: ${r.answer}`);
+    return {
+      kind: "refused",
+      code: "not-admitted",
+      report,
+      message: `Loop ${d.id} is not admitted:\n  ${missing.join("\n  ")}\n${FALLBACK_ADVICE}\nTo start it anyway, give --admit-anyway "<reason>" (recorded with the run).`,
+    };
+  }
+  const brakes = report.warnings.filter((w) => w.code === "brake-in-workspace" && w.refuses === true);
+  if (brakes.length > 0) {
+    return {
+      kind: "refused",
+      code: "brake-in-workspace",
+      report,
+      message: `Loop ${d.id} (${d.file}) is not admitted: the body could edit its own brakes.\n  ${brakes.map((b) => b.message).join("\n  ")}\nMove them beside the definition, or give --admit-anyway "<reason>" (recorded with the run).`,
+    };
+  }
+  return undefined;
+}
+
+/** The labels whose pinned hash differs from the previous run's (added and removed files included). */
+function changedFiles(before: Readonly<Record<string, string>>, pins: readonly Pin[]): string[] {
+  const now = new Map(pins.map((pin) => [pin.label, pin.sha256]));
+  const labels = new Set([...Object.keys(before), ...now.keys()]);
+  return [...labels].filter((label) => before[label] !== now.get(label)).sort();
 }
 
 /** What admission needs from the body, read from the hank as written. */

@@ -35,6 +35,24 @@ export function refusalNow(run: LoopRunRecord, command: LoopCommand): string | u
   return effect.kind === "refuse" ? effect.why : undefined;
 }
 
+/**
+ * The command an operator gives to move a waiting run on: the verb this park accepts (a budget
+ * approval must add an amount; a paused run takes `resume`, never `approve`). Derived from the same
+ * rules as `commandEffect`, so the hint never names a verb the run would refuse.
+ */
+export function parkHint(run: LoopRunRecord): string {
+  const cli = (verb: string) => `hankweave loops ${verb}`;
+  if (run.state === "paused") return `continue it with \`${cli(`resume ${run.id}`)}\``;
+  if (run.state === "needs-approval" && run.parkReason === "budget_escalated") {
+    const exceeded = exceededBudget(run.meters, effectiveBudgets(run.contract.limits, run.amendments));
+    const unit = exceeded === "wall_clock" ? "seconds" : "tokens";
+    return `add to the budget with \`${cli(`approve ${run.id} --add <${unit}>`)}\`, or end it with \`${cli(`reject ${run.id}`)}\``;
+  }
+  if (run.state === "needs-approval")
+    return `decide with \`${cli(`approve ${run.id}`)}\` or \`${cli(`reject ${run.id}`)}\``;
+  return `it moves on by itself (${run.state}); \`${cli(`stop ${run.id}`)}\` ends it`;
+}
+
 export function commandEffect(
   run: LoopRunRecord,
   command: LoopCommand,

@@ -5,6 +5,7 @@ import { decide, noProgressStreak } from "../model/stop-model.ts";
 import { LeaseLostError } from "../store/loop-store.ts";
 import type { GenerationRecord, LoopRunRecord, StoredCommand } from "../store/store-records.ts";
 import { commandEffect } from "./command-effects.ts";
+import { endRunWith } from "./contract-guard.ts";
 import { ChildGroups, type DriverDeps, endRun, isOwnerDead, moveRun } from "./driver-context.ts";
 import { prepareItems } from "./fan-out-generation.ts";
 import { GenerationHistory } from "./generation-history.ts";
@@ -219,7 +220,8 @@ class Driver implements StepContext {
     if (decision.because === "start" && (await runPrecheck(this, run))) return;
     const itemsEnd = await prepareItems(this.deps, this.token, run);
     if (itemsEnd !== undefined) {
-      await endRun(this.deps, this.token, run, itemsEnd, { meters });
+      await this.deps.store.updateMeters(run.id, this.token, { meters });
+      await endRunWith(this.deps, this.token, { ...run, meters }, itemsEnd);
       return;
     }
     await startGeneration(this, { ...run, meters }, (last?.number ?? 0) + 1);

@@ -2,11 +2,19 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../util/clock.ts";
+import { runEndLayers } from "../model/end-layers.ts";
 import type { LimitConfig } from "../model/limits.ts";
-import { isBadEnding, isTerminalState, type Outcome, type RunStateName } from "../model/run-states.ts";
+import {
+  isBadEnding,
+  isTerminalState,
+  type Outcome,
+  type RunStateName,
+  type TerminalState,
+} from "../model/run-states.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord, StateChange } from "../store/store-records.ts";
+import { verifyPins } from "./pin-files.ts";
 import { killGroup, runArgv } from "./run-argv.ts";
 
 /** What a driver is given: the store, time, ids, its identity, and how it reports progress. */
@@ -92,17 +100,26 @@ export async function moveRun(
     at,
     meters: extra.meters ?? run.meters,
   };
+  const ending = isTerminalState(to) ? await endEvent(deps, run, to, via) : undefined;
   const moved = await deps.store.transition(run.id, token, {
     from: run.state,
     to,
     via,
     at,
     ...extra,
+    ...(ending !== undefined && { events: [...(extra.events ?? []), ending] }),
     ...(notify && { effects: [{ deliveryId: `${run.id}:${run.meters.generations}:${to}:${via}`, payload }] }),
   });
   deps.report?.(`run ${run.id}: ${run.state} -> ${to} (${via})`);
   if (notify) await dispatchEffects(deps, moved);
   return moved;
+}
+
+/** `run.ended`: the outcome with the run's end layers in the six kinds, written with the transition. */
+async function endEvent(deps: DriverDeps, run: LoopRunRecord, to: TerminalState, via: Via) {
+  const outcome = { state: to, cause: via } as Outcome;
+  const last = (await deps.store.generations(run.id, Math.max(1, run.meters.generations))).at(-1);
+  return { type: "run.ended", data: { ...outcome, layers: runEndLayers(outcome, last?.state) } };
 }
 
 export function endRun(
@@ -122,6 +139,12 @@ export function endRun(
 export async function dispatchEffects(deps: DriverDeps, run: LoopRunRecord): Promise<void> {
   const argv = run.contract.escalation;
   if (argv === null) return;
+  // A tampered escalation script is not run: its effects stay pending, and the run's end says why.
+  const pin = run.contract.pins?.find((p) => p.path === argv[0]);
+  if (pin !== undefined && verifyPins([pin]) !== undefined) {
+    deps.report?.(`escalation not run: ${pin.label} changed after admission`);
+    return;
+  }
   for (const effect of await deps.store.pendingEffects()) {
     if (effect.runId !== run.id) continue;
     const result = await runArgv({

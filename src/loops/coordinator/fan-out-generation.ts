@@ -3,11 +3,11 @@ import { foldBodyEnds, foldTrees, foldVerdicts, overCeiling, parseItems } from "
 import type { GateVerdict, GenerationFacts } from "../model/generation-facts.ts";
 import { generationHash } from "../model/generation-hash.ts";
 import { itemKey } from "../model/idempotency.ts";
-import type { Outcome } from "../model/run-states.ts";
 import type { WatchItem } from "../model/watch.ts";
 import type { GenerationRecord, LoopRunRecord } from "../store/store-records.ts";
+import { checkPins, type RunEnd, tamperEnd } from "./contract-guard.ts";
 import type { DriverDeps } from "./driver-context.ts";
-import { loopEnv, scriptEnv } from "./loop-env.ts";
+import { bodyEnv, loopEnv, scriptEnv } from "./loop-env.ts";
 import { runArgv } from "./run-argv.ts";
 import { type BodyReport, runBody, workspaceOf } from "./run-body.ts";
 import { continueGates, type GenerationDeps, type GenerationResult } from "./run-generation.ts";
@@ -36,12 +36,14 @@ export async function prepareItems(
   deps: DriverDeps,
   token: number,
   run: LoopRunRecord,
-): Promise<Outcome | undefined> {
+): Promise<RunEnd | undefined> {
   const fanOut = run.contract.fanOut;
   if (fanOut === null) return undefined;
   let items = await storedItems(deps, run);
   const at = new Date(deps.clock.now()).toISOString();
   if (items === undefined) {
+    const tamper = checkPins(run.contract);
+    if (tamper !== undefined) return tamperEnd(tamper);
     const result = await runArgv({
       argv: fanOut.items,
       cwd: run.dir,
@@ -55,14 +57,14 @@ export async function prepareItems(
     if (!parsed.ok) {
       await deps.store.appendEvent(run.id, token, "fan_out.failed", { message: parsed.message }, at);
       deps.report?.(`fan-out: ${parsed.message}`);
-      return { state: "failed", cause: "body_failed" };
+      return { outcome: { state: "failed", cause: "body_failed" } };
     }
     items = parsed.items;
     await deps.store.appendEvent(run.id, token, ITEMS_EVENT, { items }, at);
   }
   if (!overCeiling(items, fanOut.ceiling)) return undefined;
   deps.report?.(`fan-out: ${items.length} items is more than the ceiling of ${fanOut.ceiling}`);
-  return { state: "exhausted", cause: "fan_out_ceiling" };
+  return { outcome: { state: "exhausted", cause: "fan_out_ceiling" } };
 }
 
 interface ItemResult {
@@ -70,7 +72,7 @@ interface ItemResult {
   readonly body: BodyReport;
   readonly verdicts: readonly GateVerdict[];
   readonly tokens: number | null;
-  readonly hookEnd?: Outcome;
+  readonly runEnd?: RunEnd;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function runFanOutGeneration(
   };
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
   results.sort((a, b) => a.id.localeCompare(b.id));
-  const hookEnd = results.find((r) => r.hookEnd !== undefined)?.hookEnd;
+  const runEnd = results.find((r) => r.runEnd !== undefined)?.runEnd;
   const body = foldBodyEnds(results.map((r) => r.body.end));
   const gates =
     body.kind === "completed" ? foldVerdicts(results.map((r) => ({ id: r.id, verdicts: r.verdicts }))) : [];
@@ -119,7 +121,7 @@ export async function runFanOutGeneration(
     costUsd: results.reduce((sum, r) => sum + r.body.costUsd, 0),
     endedAt: new Date(deps.clock.now()).toISOString(),
   };
-  return hookEnd === undefined ? { record } : { record, hookEnd };
+  return runEnd === undefined ? { record } : { record, runEnd };
 }
 
 async function runItem(
@@ -139,7 +141,7 @@ async function runItem(
     contract: run.contract,
     runDir: itemDir,
     generation: started.number,
-    env: { ...deps.processEnv, ...vars },
+    env: bodyEnv(deps.processEnv, vars),
     clock: deps.clock,
     signal: deps.signal,
     newId: deps.newId,
@@ -158,6 +160,6 @@ async function runItem(
     body,
     verdicts: gated.record.facts.gates,
     tokens: gated.record.tokens,
-    ...(gated.hookEnd !== undefined && { hookEnd: gated.hookEnd }),
+    ...(gated.runEnd !== undefined && { runEnd: gated.runEnd }),
   };
 }

@@ -3,6 +3,7 @@ import { generationKey } from "../model/idempotency.ts";
 import { messagesForNextGeneration, renderInbox } from "../model/inbox.ts";
 import type { GenerationRecord, LoopRunRecord } from "../store/store-records.ts";
 import { ActivityClock } from "./activity-clock.ts";
+import { endIfTampered, endRunWith } from "./contract-guard.ts";
 import { type ChildGroups, type DriverDeps, endRun } from "./driver-context.ts";
 import { runFanOutGeneration, storedItems } from "./fan-out-generation.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
@@ -35,6 +36,7 @@ export async function startGeneration(
   number: number,
 ): Promise<void> {
   const { deps, token } = context;
+  if (await endIfTampered(deps, token, run)) return;
   const loop = loopEnv({ run, generation: number, inbox: "" });
   const hook = await runHook({
     argv: run.contract.hooks.generationPre,
@@ -90,6 +92,8 @@ export async function resumeGeneration(
   run: LoopRunRecord,
   record: GenerationRecord,
 ): Promise<void> {
+  // Checked again here: a generation resumed after a crash starts its body without the hook.
+  if (await endIfTampered(context.deps, context.token, run)) return;
   const messages = await context.deps.store.messages(run.id);
   const inbox = renderInbox(messages.filter((m) => record.readMessages.includes(m.id)));
   const items = await storedItems(context.deps, run);
@@ -156,9 +160,9 @@ async function recordGeneration(
   );
   deps.report?.(`generation ${record.number} ${record.state}${verdicts === "" ? "" : ` — ${verdicts}`}`);
   context.children.clear();
-  if (result.hookEnd !== undefined) {
+  if (result.runEnd !== undefined) {
     const fresh = await deps.store.getRun(run.id);
-    if (fresh !== undefined) await endRun(deps, token, fresh, result.hookEnd);
+    if (fresh !== undefined) await endRunWith(deps, token, fresh, result.runEnd);
   }
 }
 

@@ -37,6 +37,36 @@ export function loopEnv(context: LoopContext): Record<string, string> {
   };
 }
 
+/**
+ * Variables only a driver may hold: where the store is (a PostgreSQL URL carries its password) and
+ * anything of the daemon's. A body never gets them, under any mode: with the store or the daemon's
+ * token it could approve its own escalations.
+ */
+export const DRIVER_ONLY_ENV = ["HANKWEAVE_LOOPS_STORE", "HANKWEAVE_LOOPS_DB"] as const;
+const DRIVER_ONLY_PREFIX = "HANKWEAVE_DAEMON_";
+
+/** The environment of a body: the driver's, less its own secrets, plus the loop variables. */
+export function bodyEnv(
+  processEnv: Readonly<Record<string, string | undefined>>,
+  loop: Record<string, string>,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(processEnv)) {
+    if ((DRIVER_ONLY_ENV as readonly string[]).includes(name) || name.startsWith(DRIVER_ONLY_PREFIX))
+      continue;
+    env[name] = value;
+  }
+  return { ...env, ...loop };
+}
+
+/** Drops every variable whose value holds `secret` (the daemon's token): a driver never passes it on. */
+export function withoutSecret(
+  env: Readonly<Record<string, string | undefined>>,
+  secret: string,
+): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => !value?.includes(secret)));
+}
+
 /** The environment of gates and hooks: the driver's PATH and home, plus the loop variables; no secrets. */
 export function scriptEnv(
   processEnv: Readonly<Record<string, string | undefined>>,

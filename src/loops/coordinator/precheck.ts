@@ -1,4 +1,5 @@
 import type { LoopRunRecord } from "../store/store-records.ts";
+import { checkPins, endRunWith, tamperEnd } from "./contract-guard.ts";
 import { endRun } from "./driver-context.ts";
 import type { StepContext } from "./generation-step.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
@@ -16,7 +17,7 @@ export async function runPrecheck(context: StepContext, run: LoopRunRecord): Pro
   if (!contract.gates.every((gate) => gate.kind === "command")) return false;
   const earlier = await deps.store.events(0, run.id);
   if (earlier.some((event) => event.type === "run.precheck")) return false;
-  const verdicts = await runGates(contract.gates, {
+  const { verdicts, tamper } = await runGates(contract.gates, {
     workspace: contract.body.data ?? run.dir,
     env: scriptEnv(deps.env, loopEnv({ run, generation: 0, inbox: "" })),
     signal: new AbortController().signal,
@@ -24,7 +25,13 @@ export async function runPrecheck(context: StepContext, run: LoopRunRecord): Pro
     judge: async () => ({ error: "no judge in a pre-check" }),
     judgeContext: "",
     onStarted: (pgid) => context.children.add(pgid),
+    checkPins: () => checkPins(contract),
   });
+  if (tamper !== undefined) {
+    context.children.clear();
+    await endRunWith(deps, token, run, tamperEnd(tamper));
+    return true;
+  }
   const clean = verdicts.length === contract.gates.length && verdicts.every((v) => v.verdict === "pass");
   const at = new Date(deps.clock.now()).toISOString();
   await deps.store.appendEvent(run.id, token, "run.precheck", { clean, gates: verdicts }, at);

@@ -72,7 +72,16 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
   // The runner's setup (workspace, checkpoints) counts as the first codon's node: it is work under way.
   let setupOpen = true;
   request.activity?.started();
+  // Every attempt's layers as it ends, the one a crash interrupted included (recovery journals it
+  // through the same listeners before the codon restarts): the run state keeps only the last.
+  const attempts: CodonLayers[] = [];
   const listener: EventListener = (event, state) => {
+    if (event.type === "codon.completed" && event.data.endReasons !== undefined)
+      attempts.push({
+        codonId: event.data.codonId,
+        ...(event.data.attempt !== undefined && { attempt: event.data.attempt }),
+        ...event.data.endReasons,
+      });
     if (event.type === "codon.started") {
       if (setupOpen) setupOpen = false;
       else request.activity?.started();
@@ -101,7 +110,7 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
   });
   const result = await handle.done;
   if (setupOpen) request.activity?.ended();
-  return report(result, resumed, layout.checkpointGitDir);
+  return report(result, resumed, layout.checkpointGitDir, attempts);
 }
 
 function totalTokens(state: RunState): number {
@@ -109,7 +118,12 @@ function totalTokens(state: RunState): number {
   return t.inputTokens + t.outputTokens + t.cacheCreationTokens + t.cacheReadTokens;
 }
 
-async function report(result: ExecutionResult, resumed: boolean, gitDir: string): Promise<BodyReport> {
+async function report(
+  result: ExecutionResult,
+  resumed: boolean,
+  gitDir: string,
+  attempts: readonly CodonLayers[],
+): Promise<BodyReport> {
   const none = { layers: [], tokens: 0, costUsd: 0, bodyRunId: null, workspaceTree: null, resumed };
   switch (result.kind) {
     case "invalid":
@@ -129,7 +143,7 @@ async function report(result: ExecutionResult, resumed: boolean, gitDir: string)
           : bodyEnd(result.outcome, result.message, state);
       return {
         end,
-        layers: layersOf(state),
+        layers: layersOf(state, attempts),
         tokens: state.codons.reduce(
           (sum, c) => sum + c.tokens.input + c.tokens.output + c.tokens.cacheCreation + c.tokens.cacheRead,
           0,
@@ -161,10 +175,16 @@ function bodyEnd(outcome: string, message: string, state: RunState): BodyEnd {
   return { kind: "error", message: reason?.message ?? message, unrecoverable: reason?.retriable === false };
 }
 
-function layersOf(state: RunState): CodonLayers[] {
-  return state.codons.flatMap((codon) =>
-    codon.endReasons === null ? [] : [{ codonId: codon.id, ...codon.endReasons }],
-  );
+/**
+ * Each codon's attempts seen during this drive, in order; a codon that ended before it (a generation
+ * resumed after a crash does not rerun its finished codons) keeps the layers its journal recorded.
+ */
+function layersOf(state: RunState, attempts: readonly CodonLayers[]): CodonLayers[] {
+  return state.codons.flatMap((codon) => {
+    const seen = attempts.filter((a) => a.codonId === codon.id);
+    if (seen.length > 0) return seen;
+    return codon.endReasons === null ? [] : [{ codonId: codon.id, ...codon.endReasons }];
+  });
 }
 
 /** The tree id of the run's last checkpoint: what the generation left in the checkpointed files. */

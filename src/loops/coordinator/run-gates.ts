@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { PinnedGate } from "../model/contract.ts";
 import type { GateVerdict } from "../model/generation-facts.ts";
 import { BLOCKED_BY_DEPENDENCY, type DependencyCause } from "../model/run-states.ts";
+import type { Tamper } from "./pin-files.ts";
 import { lastLine, runArgv } from "./run-argv.ts";
 
 /**
@@ -33,18 +34,28 @@ export interface GateContext {
   /** What the judge is told about the loop (goal, definition of done, generation). */
   readonly judgeContext: string;
   readonly onStarted?: (pgid: number) => void;
+  /** Verifies the pinned contract; asked before every gate (a tampered pin runs no further gate). */
+  readonly checkPins: () => Tamper | undefined;
+}
+
+/** The verdicts of the gates that ran; `tamper` when a pinned file changed before a gate could run. */
+export interface GatesRun {
+  readonly verdicts: GateVerdict[];
+  readonly tamper?: Tamper;
 }
 
 const EXIT_BLOCKED = 3;
 
-export async function runGates(gates: readonly PinnedGate[], context: GateContext): Promise<GateVerdict[]> {
+export async function runGates(gates: readonly PinnedGate[], context: GateContext): Promise<GatesRun> {
   const verdicts: GateVerdict[] = [];
   for (const gate of gates) {
+    const tamper = context.checkPins();
+    if (tamper !== undefined) return { verdicts, tamper };
     const verdict = await runGate(gate, context);
     verdicts.push(verdict);
     if (verdict.verdict !== "pass") break;
   }
-  return verdicts;
+  return { verdicts };
 }
 
 function runGate(gate: PinnedGate, context: GateContext): Promise<GateVerdict> {

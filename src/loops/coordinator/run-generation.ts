@@ -2,9 +2,10 @@ import type { Clock } from "../../util/clock.ts";
 import type { PinnedContract } from "../model/contract.ts";
 import type { GateVerdict, GenerationFacts } from "../model/generation-facts.ts";
 import { generationHash } from "../model/generation-hash.ts";
-import type { Outcome } from "../model/run-states.ts";
 import type { GenerationRecord } from "../store/store-records.ts";
+import { checkPins, type RunEnd, tamperEnd } from "./contract-guard.ts";
 import { createJudgeRunner } from "./judge-session.ts";
+import { bodyEnv } from "./loop-env.ts";
 import { type BodyReport, type NodeActivity, runBody, workspaceOf } from "./run-body.ts";
 import { runGates } from "./run-gates.ts";
 import { runHook } from "./run-hook.ts";
@@ -27,8 +28,8 @@ export interface GenerationDeps {
 
 export interface GenerationResult {
   readonly record: GenerationRecord;
-  /** A `gate_pre` hook denial or error ends the run at once. */
-  readonly hookEnd?: Outcome;
+  /** A `gate_pre` hook denial or error, or a tampered pinned file, ends the run at once. */
+  readonly runEnd?: RunEnd;
 }
 
 /** The body, then (when it completed) the `gate_pre` hook and the gates; the facts and the hash. */
@@ -42,7 +43,7 @@ export async function runGeneration(
     contract,
     runDir,
     generation: started.number,
-    env: { ...deps.processEnv, ...deps.loopVars },
+    env: bodyEnv(deps.processEnv, deps.loopVars),
     clock: deps.clock,
     signal: deps.signal,
     newId: deps.newId,
@@ -92,6 +93,8 @@ async function gatePhase(
   const workspace = workspaceOf(runDir);
   const done = record.facts.gates.filter((g) => g.verdict === "pass" || approvals.has(g.gateId));
   const remaining = contract.gates.slice(done.length);
+  const tampered = checkPins(contract);
+  if (tampered !== undefined) return { record, runEnd: tamperEnd(tampered) };
   if (done.length === 0 && contract.hooks.gatePre !== null) {
     const hook = await runHook({
       argv: contract.hooks.gatePre,
@@ -102,14 +105,14 @@ async function gatePhase(
       ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
     });
     if (hook.kind !== "allow") {
-      const hookEnd: Outcome =
+      const outcome =
         hook.kind === "deny"
-          ? { state: "blocked", cause: "hook_denied" }
-          : { state: "failed", cause: "hook_error" };
-      return { record, hookEnd };
+          ? ({ state: "blocked", cause: "hook_denied" } as const)
+          : ({ state: "failed", cause: "hook_error" } as const);
+      return { record, runEnd: { outcome } };
     }
   }
-  const verdicts = await runGates(remaining, {
+  const { verdicts, tamper } = await runGates(remaining, {
     workspace,
     env: deps.scriptEnv,
     signal: deps.signal,
@@ -117,6 +120,7 @@ async function gatePhase(
     judge: createJudgeRunner({ clock: deps.clock, stateDir: runDir, workspace, env: deps.scriptEnv }),
     judgeContext: `Goal: ${contract.goal}\nDefinition of done: ${contract.definitionOfDone ?? "(none)"}\nGeneration: ${record.number}`,
     ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
+    checkPins: () => checkPins(contract),
   });
   const gates = [
     ...done.map((g) =>
@@ -134,7 +138,8 @@ async function gatePhase(
     hash: generationHash(contract.hashFields, { workspaceTree, gates }),
   };
   const tokens = record.tokens === null || judgeTokens === null ? null : record.tokens + judgeTokens;
-  return { record: { ...record, facts, tokens } };
+  const gated = { ...record, facts, tokens };
+  return tamper === undefined ? { record: gated } : { record: gated, runEnd: tamperEnd(tamper) };
 }
 
 function finish(

@@ -3,6 +3,7 @@ import { loadDefinition } from "../definition/load-definition.ts";
 import { parseSourceOutput, pollDueAt, sourceSilent, type WatchItem } from "../model/watch.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
 import { admitRun } from "./admit-run.ts";
+import { checkPins, endRunWith, tamperEnd } from "./contract-guard.ts";
 import { type DriverDeps, moveRun } from "./driver-context.ts";
 import type { StepContext } from "./generation-step.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
@@ -35,6 +36,11 @@ export async function watchStep(context: StepContext, run: LoopRunRecord): Promi
   });
   const now = deps.clock.now();
   if (now < dueAt) return { kind: "wait", wakeAt: dueAt };
+  const tamper = checkPins(run.contract);
+  if (tamper !== undefined) {
+    await endRunWith(deps, token, run, tamperEnd(tamper));
+    return { kind: "ticked" };
+  }
   const previous = await deps.store.getCursor(run.loopId);
   const result = await runArgv({
     argv: watch.source,

@@ -24,9 +24,23 @@ export interface AdmissionRow {
   readonly answer: string;
 }
 
+/**
+ * What admission warns about. `brake-in-workspace`: a brake the body can write (refused for gates and
+ * hooks unless admitted anyway); `definition-changed`: pinned files differ from the loop's last run.
+ */
+export const ADMISSION_WARNING_CODES = [
+  "brake-in-workspace",
+  "gate-reads-workspace",
+  "body-dollar-budget",
+  "definition-changed",
+] as const;
+export type AdmissionWarningCode = (typeof ADMISSION_WARNING_CODES)[number];
+
 export interface AdmissionWarning {
-  readonly code: "brake-in-workspace" | "gate-reads-workspace" | "body-dollar-budget";
+  readonly code: AdmissionWarningCode;
   readonly message: string;
+  /** For `brake-in-workspace`: a gate or a hook (the brakes whose reach refuses a start). */
+  readonly refuses?: boolean;
 }
 
 export interface AdmissionReport {
@@ -44,6 +58,16 @@ export interface BodyFacts {
   /** The body sets dollar budgets of its own (they bound a generation's codons). */
   readonly dollarBudgets: boolean;
 }
+
+/** Why a start is refused: one code per reason, so no face decides on a message's words. */
+export const ADMIT_REFUSAL_CODES = [
+  "not-admitted",
+  "empty-admit-reason",
+  "brake-in-workspace",
+  "loosened-limit",
+  "live-sibling",
+] as const;
+export type AdmitRefusalCode = (typeof ADMIT_REFUSAL_CODES)[number];
 
 export const FALLBACK_ADVICE =
   "A task that misses a condition is better served by a single run (`hankweave <hank>`), a workflow, or a human process.";
@@ -150,27 +174,33 @@ function inside(path: string, dir: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
-/** A brake (gate, hook, body, escalation) the agent can reach: inside the data it reads or its workspace. */
+/**
+ * A brake (gate, hook, body, escalation) the agent can reach: inside the data it reads or its
+ * workspace. A gate or a hook there refuses the start (unless admitted anyway): the agent could loosen
+ * the very check that verifies it.
+ */
 function brakeWarnings(d: LoopDefinition, workspace: string | undefined): AdmissionWarning[] {
   const roots = [d.data, workspace].filter((r): r is string => r !== undefined);
-  const brakes: Array<[string, string | undefined]> = [
-    ["the body hank", d.hank],
-    ["the definition", d.file],
-    ["escalation", d.escalation?.[0]],
-    ["hooks.generation_pre", d.hooks?.generation_pre?.[0]],
-    ["hooks.gate_pre", d.hooks?.gate_pre?.[0]],
-    ...d.gates.map((g): [string, string | undefined] => [
+  const brakes: Array<[string, string | undefined, boolean]> = [
+    ["the body hank", d.hank, false],
+    ["the definition", d.file, false],
+    ["escalation", d.escalation?.[0], false],
+    ["hooks.generation_pre", d.hooks?.generation_pre?.[0], true],
+    ["hooks.gate_pre", d.hooks?.gate_pre?.[0], true],
+    ...d.gates.map((g): [string, string | undefined, boolean] => [
       `gate ${g.id}`,
       g.kind === "command" ? g.run[0] : g.kind === "judge" ? g.instructions : undefined,
+      true,
     ]),
   ];
   const warnings: AdmissionWarning[] = [];
-  for (const [what, path] of brakes) {
+  for (const [what, path, refuses] of brakes) {
     if (path === undefined || !isAbsolute(path)) continue;
     const root = roots.find((r) => inside(path, r));
     if (root !== undefined) {
       warnings.push({
         code: "brake-in-workspace",
+        refuses,
         message: `${what} (${path}) lies inside ${root}, which the agent works in: the loop could edit its own brakes. Keep it beside the definition.`,
       });
     }

@@ -1,6 +1,7 @@
 import type { GateDefinition, HashField, LoopKind } from "../definition/definition-schema.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
-import { gateMaxRevisions, type LimitValues, type ResolvedLimits } from "./limits.ts";
+import type { AdmissionWarning } from "./admission.ts";
+import { gateClampWarnings, gateMaxRevisions, type LimitValues, type ResolvedLimits } from "./limits.ts";
 
 /**
  * The contract a run is admitted under, pinned for its whole life: the resolved limits, the gates and
@@ -8,12 +9,23 @@ import { gateMaxRevisions, type LimitValues, type ResolvedLimits } from "./limit
  * body, gate and hook scripts, judge instructions). The run executes its pinned copies, so an agent
  * editing the definition or a gate script mid-run, or an upgrade, changes nothing for it.
  */
-export const CONTRACT_SCHEMA_VERSION = 1;
+export const CONTRACT_SCHEMA_VERSION = 2;
+
+/** One pinned file (or the body hank's whole directory, `tree`) and the sha256 it had when pinned. */
+export interface Pin {
+  /** Its path relative to the definition's directory, as shown to an operator. */
+  readonly label: string;
+  /** The pinned copy's absolute path. */
+  readonly path: string;
+  readonly kind: "file" | "tree";
+  readonly sha256: string;
+}
 
 export type PinnedGate = GateDefinition & { readonly maxRevisions: number };
 
 export interface PinnedContract {
-  readonly schemaVersion: typeof CONTRACT_SCHEMA_VERSION;
+  /** 1: pinned before pins were verified (no `pins`, `pinnedDir`, `notices`). */
+  readonly schemaVersion: 1 | typeof CONTRACT_SCHEMA_VERSION;
   readonly loopId: string;
   readonly name: string;
   readonly kind: LoopKind;
@@ -39,6 +51,15 @@ export interface PinnedContract {
   readonly escalation: readonly string[] | null;
   /** sha256 of each pinned file, by its path relative to the definition's directory. */
   readonly hashes: Readonly<Record<string, string>>;
+  /**
+   * The pinned copies, verified before every poll, generation, gate and hook (absent from contracts
+   * pinned before schema version 2, which are not verified).
+   */
+  readonly pins?: readonly Pin[];
+  /** Where the copies are (outside the run's directory, read-only); removed with the run. */
+  readonly pinnedDir?: string;
+  /** What admission warned about (brakes the body could reach, a changed definition), shown with the run. */
+  readonly notices?: readonly AdmissionWarning[];
   /** The reason given with `--admit-anyway`, when admission found a condition missing. */
   readonly admittedAnyway: string | null;
 }
@@ -48,7 +69,9 @@ export interface PinInput {
   readonly limits: ResolvedLimits;
   /** Maps an original absolute path to its pinned copy (identity when a file is not copied). */
   readonly pinnedPath: (path: string) => string;
-  readonly hashes: Readonly<Record<string, string>>;
+  readonly pins: readonly Pin[];
+  readonly pinnedDir: string;
+  readonly notices: readonly AdmissionWarning[];
   readonly admittedAnyway?: string;
 }
 
@@ -66,7 +89,7 @@ export function pinContract(input: PinInput): PinnedContract {
     goal: d.contract.goal,
     definitionOfDone: d.contract.definition_of_done ?? null,
     limits: limits.values,
-    clamped: limits.warnings.map((w) => w.message),
+    clamped: [...limits.warnings.map((w) => w.message), ...gateClampWarnings(d.gates, limits)],
     onExceeded: d.contract.budget?.on_exceeded ?? "halt",
     hashFields: d.contract.no_progress?.hash_fields ?? ["workspace", "gates"],
     onInterrupted: d.on_interrupted,
@@ -79,7 +102,10 @@ export function pinContract(input: PinInput): PinnedContract {
         : { items: argv(d.fan_out.items) ?? [], ceiling: limits.ceilings.fan_out_width ?? 0 },
     watch: d.watch === undefined ? null : { source: argv(d.watch.source) ?? [], everySec: d.watch.every_sec },
     escalation: argv(d.escalation),
-    hashes: input.hashes,
+    hashes: Object.fromEntries(input.pins.map((pin) => [pin.label, pin.sha256])),
+    pins: input.pins,
+    pinnedDir: input.pinnedDir,
+    notices: input.notices,
     admittedAnyway: input.admittedAnyway ?? null,
   };
 }

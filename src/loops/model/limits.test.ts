@@ -73,9 +73,15 @@ describe("contract, hash, inbox, admission", () => {
       definition: d,
       limits: resolveLimits("delivery", definitionLimits(d)),
       pinnedPath: (p) => p.replace(dir, "/pinned"),
-      hashes: { "gate.sh": "abc" },
+      pins: [{ label: "gate.sh", path: "/pinned/gate.sh", kind: "file", sha256: "abc" }],
+      pinnedDir: "/pinned",
+      notices: [],
     });
     assert.equal(contract.gates[0]?.maxRevisions, 64);
+    assert.deepEqual(contract.clamped, [
+      "gate t: max_revisions = 99 is above the daemon ceiling; clamped to 64.",
+    ]);
+    assert.deepEqual(contract.hashes, { "gate.sh": "abc" });
     assert.deepEqual(contract.gates[0]?.kind === "command" && contract.gates[0].run, ["/pinned/gate.sh"]);
     assert.equal(contract.body.hank, "/pinned/hank");
     assert.deepEqual(contract.hashFields, ["workspace", "gates"]);

@@ -133,6 +133,55 @@ export function clamp(value: number, ceiling: number | undefined): number {
   return value;
 }
 
+/** An override that would loosen what the definition (or its default) asks: refused at admission. */
+export interface Loosening {
+  readonly key: LimitKey;
+  readonly asked: number;
+  readonly current: number;
+  readonly message: string;
+}
+
+/**
+ * Pure: the overrides that loosen a limit. An override only tightens: a smaller nonzero value, or any
+ * nonzero value where the limit is unbounded (0); 0 or a larger value loosens it.
+ */
+export function looseningOverrides(
+  kind: LoopKind,
+  fromDefinition: PartialLimits,
+  config: LimitConfig = {},
+  overrides: PartialLimits = {},
+): Loosening[] {
+  const base = resolveLimits(kind, fromDefinition, config).values;
+  const out: Loosening[] = [];
+  for (const key of LIMIT_KEYS) {
+    const asked = overrides[key];
+    if (asked === undefined) continue;
+    const current = base[key];
+    const tighter = asked !== 0 && (current === 0 || asked <= current);
+    if (tighter) continue;
+    out.push({
+      key,
+      asked,
+      current,
+      message: `The override ${key}=${asked} would loosen the definition's ${key} = ${current === 0 ? "0 (unbounded)" : current}; an override may only tighten it (a nonzero value${current === 0 ? "" : ` of at most ${current}`}).`,
+    });
+  }
+  return out;
+}
+
+/** A gate whose own max_revisions a ceiling clamps: one message each, shown at admission. */
+export function gateClampWarnings(
+  gates: ReadonlyArray<{ readonly id: string; readonly max_revisions?: number | undefined }>,
+  limits: ResolvedLimits,
+): string[] {
+  const ceiling = limits.ceilings.gate_max_revisions;
+  return gates.flatMap((gate) => {
+    const own = gate.max_revisions;
+    if (own === undefined || ceiling === undefined || clamp(own, ceiling) === own) return [];
+    return [`gate ${gate.id}: max_revisions = ${own} is above the daemon ceiling; clamped to ${ceiling}.`];
+  });
+}
+
 /** The gate's own max_revisions, else the run's, clamped to the ceiling. */
 export function gateMaxRevisions(own: number | undefined, limits: ResolvedLimits): number {
   return clamp(own ?? limits.values.gate_max_revisions, limits.ceilings.gate_max_revisions);

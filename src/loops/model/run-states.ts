@@ -14,10 +14,11 @@ export type RunStateName = (typeof RUN_STATES)[number];
 
 /** The closed list of causes of each terminal state. */
 export const TERMINAL_CAUSES = {
-  done: ["gates_passed"],
+  // `unverified`: a Loop admitted anyway without a gate finished a generation; nothing checked it.
+  done: ["gates_passed", "unverified"],
   "no-op": ["precheck_clean", "clean_tick"],
   blocked: ["missing_dependency", "missing_credential", "unreachable", "human_rejected", "hook_denied"],
-  failed: ["body_failed", "gate_error", "hook_error", "hook_denied", "operator_stop"],
+  failed: ["body_failed", "gate_error", "hook_error", "hook_denied", "operator_stop", "contract_tampered"],
   exhausted: ["iteration_cap", "gate_max_revisions", "fan_out_ceiling", "budget_tokens", "budget_wall_clock"],
   stalled: ["no_progress_hash", "blocker_signature", "inactivity", "failure_breaker", "source_silent"],
 } as const satisfies Record<TerminalState, readonly string[]>;

@@ -34,6 +34,8 @@ function edges(from: FromState, to: RunStateName, vias: readonly Via[]): Edge[] 
 }
 
 const STOP = ["operator_stop"] as const;
+/** A pinned file whose hash no longer matches is found before a poll, a generation, a gate or a hook. */
+const TAMPERED = ["contract_tampered"] as const;
 
 export const STATE_TABLE: readonly Edge[] = [
   // Admission: a delivery run starts running (or queued behind a sibling); a watch run waits for its tick.
@@ -45,13 +47,20 @@ export const STATE_TABLE: readonly Edge[] = [
   ...edges("watching", "running", ["tick"]),
   ...edges("watching", "stalled", ["source_silent"]),
   ...edges("watching", "paused", ["operator_pause"]),
-  ...edges("watching", "failed", STOP),
+  ...edges("watching", "failed", [...STOP, ...TAMPERED]),
   ...edges("running", "needs-approval", ["human_gate", "budget_escalated", "interrupted"]),
   ...edges("running", "paused", ["operator_pause"]),
-  ...edges("running", "done", ["gates_passed"]),
+  ...edges("running", "done", ["gates_passed", "unverified"]),
   ...edges("running", "no-op", ["precheck_clean", "clean_tick"]),
   ...edges("running", "blocked", ["missing_dependency", "missing_credential", "unreachable", "hook_denied"]),
-  ...edges("running", "failed", ["body_failed", "gate_error", "hook_error", "hook_denied", "operator_stop"]),
+  ...edges("running", "failed", [
+    "body_failed",
+    "gate_error",
+    "hook_error",
+    "hook_denied",
+    "operator_stop",
+    ...TAMPERED,
+  ]),
   ...edges("running", "exhausted", [
     "iteration_cap",
     "gate_max_revisions",

@@ -47,7 +47,8 @@ export function decide(input: DecisionInput): Decision {
   const candidates: Array<Candidate | undefined> = [
     input.stopRequested ? end({ state: "failed", cause: "operator_stop" }) : undefined,
     last !== undefined && gatesPassed(last, input.gates.length) && input.unreadOperatorMessages === 0
-      ? end({ state: "done", cause: "gates_passed" })
+      ? // A Loop without gates (only admitted anyway, with a reason) finished, but nothing verified it.
+        end({ state: "done", cause: input.gates.length === 0 ? "unverified" : "gates_passed" })
       : undefined,
     last === undefined ? undefined : blocked(last),
     last === undefined ? undefined : failed(last),

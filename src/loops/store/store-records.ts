@@ -54,6 +54,8 @@ export type GenerationState = "running" | "completed" | "error" | "blocked" | "a
 /** End reasons of the layers below a generation, per codon, from the body's journal. */
 export interface CodonLayers {
   readonly codonId: string;
+  /** 1-based attempt number: a codon retried, or restarted after a crash, has one entry per attempt. */
+  readonly attempt?: number;
   readonly stream: string;
   readonly toolBatch: string;
   readonly turn: string;

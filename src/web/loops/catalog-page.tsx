@@ -5,8 +5,7 @@ import type { LoopRun, LoopsInfo } from "./daemon-types.ts";
 import { LoopActions } from "./loop-actions.tsx";
 import { StateBadge } from "./run-states.tsx";
 
-const DAY_MS = 86_400_000;
-/** The limits the catalog shows, as `default / ceiling` for the loop's kind. */
+/** The limits the catalog shows: the last run's pinned value (else the kind's default) / the ceiling. */
 const SHOWN_LIMITS = ["iteration_cap", "window", "failure_breaker", "gate_max_revisions", "inactivity_sec"];
 
 interface LoopRow {
@@ -16,19 +15,20 @@ interface LoopRow {
   readonly owner: string | null;
   readonly last: LoopRun | undefined;
   readonly successRate: string;
+  readonly definitionChanged: string | null;
 }
 
 /**
  * Every Loop the daemon knows (registered definitions and loops with runs): its last outcome, its
- * success rate over 30 days (done or no-op among ended runs), kind, owner, and the limits of its kind as
- * default / ceiling.
+ * success over 30 days as the daemon computes it (`done` only; no-op apart), kind, owner, and its
+ * limits as pinned by its last run (the kind's defaults before any run) / the ceiling.
  */
 export function CatalogPage() {
   const allEvents = useCallback(() => true, []);
   const runs = useDaemonData<LoopRun[]>("/runs", allEvents);
   const info = useDaemonData<LoopsInfo>("/loops", allEvents);
   const error = runs.error ?? info.error;
-  const rows = catalogRows(runs.data ?? [], info.data, Date.now());
+  const rows = catalogRows(runs.data ?? [], info.data);
   const [acting, setActing] = useState<string | undefined>(undefined);
   return (
     <main className="loops-main">
@@ -38,7 +38,10 @@ export function CatalogPage() {
         <p>No Loop has been registered or run yet: `hankweave loops run &lt;definition&gt;` adds one.</p>
       ) : (
         <table className="catalog">
-          <caption className="muted">Limits: default / ceiling for the Loop's kind (∞: unbounded).</caption>
+          <caption className="muted">
+            Limits: the Loop's own value (its last run's, else the kind's default) / the ceiling (∞:
+            unbounded).
+          </caption>
           <thead>
             <tr>
               <th scope="col">Loop</th>
@@ -68,8 +71,15 @@ export function CatalogPage() {
                     </a>
                   )}
                 </td>
-                <td>{row.successRate}</td>
-                <td className="limits">{limitsText(info.data, row.kind)}</td>
+                <td>
+                  {row.successRate}
+                  {row.definitionChanged !== null && (
+                    <p className="muted" data-notice="definition-changed">
+                      {row.definitionChanged}
+                    </p>
+                  )}
+                </td>
+                <td className="limits">{limitsText(info.data, row.kind, row.last)}</td>
                 <td>
                   <button type="button" onClick={() => setActing(row.loopId)}>
                     Lint and start {row.loopId}
@@ -87,7 +97,7 @@ export function CatalogPage() {
   );
 }
 
-function catalogRows(runs: readonly LoopRun[], info: LoopsInfo | undefined, now: number): LoopRow[] {
+function catalogRows(runs: readonly LoopRun[], info: LoopsInfo | undefined): LoopRow[] {
   const byLoop = new Map<string, LoopRun[]>();
   for (const run of runs) byLoop.set(run.loopId, [...(byLoop.get(run.loopId) ?? []), run]);
   const ids = new Set([...(info?.loops ?? []).map((loop) => loop.loopId), ...byLoop.keys()]);
@@ -95,27 +105,22 @@ function catalogRows(runs: readonly LoopRun[], info: LoopsInfo | undefined, now:
     const loopRuns = byLoop.get(loopId) ?? [];
     const registered = info?.loops.find((loop) => loop.loopId === loopId);
     const last = loopRuns[0];
-    const ended = loopRuns.filter(
-      (run) => run.endedAt !== null && now - Date.parse(run.endedAt) <= 30 * DAY_MS,
-    );
-    const good = ended.filter((run) => run.state === "done" || run.state === "no-op").length;
+    const entry = info?.catalog.find((e) => e.loopId === loopId);
     return {
       loopId,
       name: registered?.name ?? last?.contract.name ?? loopId,
       kind: registered?.kind ?? last?.contract.kind ?? "delivery",
       owner: last?.contract.owner ?? null,
       last,
-      successRate:
-        ended.length === 0
-          ? "no ended run"
-          : `${Math.round((100 * good) / ended.length)}% of ${ended.length}`,
+      successRate: entry === undefined || entry.ended === 0 ? "no ended run" : entry.successText,
+      definitionChanged: entry?.definitionChanged ?? null,
     };
   });
 }
 
-function limitsText(info: LoopsInfo | undefined, kind: string): string {
+function limitsText(info: LoopsInfo | undefined, kind: string, last: LoopRun | undefined): string {
   if (info === undefined) return "–";
-  const defaults = info.defaults[kind] ?? {};
+  const defaults = last?.contract.limits ?? info.defaults[kind] ?? {};
   const show = (n: number | undefined) => (n === undefined || n === 0 ? "∞" : formatCount(n));
   return SHOWN_LIMITS.map((key) => `${key} ${show(defaults[key])} / ${show(info.ceilings[key])}`).join(" · ");
 }

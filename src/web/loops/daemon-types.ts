@@ -65,7 +65,12 @@ export interface Generation {
     readonly gates: readonly GateVerdict[];
     readonly hash: string | null;
   };
-  readonly layers: readonly { readonly codonId: string; readonly codon: string; readonly stream: string }[];
+  readonly layers: readonly {
+    readonly codonId: string;
+    readonly attempt?: number;
+    readonly codon: string;
+    readonly stream: string;
+  }[];
   readonly tokens: number | null;
   readonly costUsd: number | null;
   readonly readMessages: readonly number[];
@@ -86,10 +91,24 @@ export interface RunDetail {
   readonly run: LoopRun;
   readonly generations: readonly Generation[];
   readonly messages: readonly InboxMessage[];
+  /** A terminal run's two end layers in the six kinds (null while live). */
+  readonly endLayers: { readonly driver: string; readonly goal: string } | null;
 }
 
 export interface LoopsInfo {
   readonly loops: readonly { readonly loopId: string; readonly name: string; readonly kind: string }[];
   readonly defaults: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly ceilings: Readonly<Record<string, number>>;
+  /** Per loop, computed by the daemon (the same figures `loops ls` prints): `done` is the only success. */
+  readonly catalog: readonly CatalogEntry[];
+}
+
+export interface CatalogEntry {
+  readonly loopId: string;
+  readonly ended: number;
+  readonly done: number;
+  readonly noOp: number;
+  readonly successPercent: number | null;
+  readonly successText: string;
+  readonly definitionChanged: string | null;
 }

@@ -36,7 +36,10 @@ export function GenerationList(props: { readonly generations: readonly Generatio
               <p className="muted">
                 layers:{" "}
                 {generation.layers
-                  .map((layer) => `${layer.codonId} ${layer.codon} (stream ${layer.stream})`)
+                  .map(
+                    (layer) =>
+                      `${layer.codonId}${layer.attempt === undefined ? "" : ` attempt ${layer.attempt}`} ${layer.codon} (stream ${layer.stream})`,
+                  )
                   .join(", ")}
               </p>
             )}

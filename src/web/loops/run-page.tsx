@@ -63,6 +63,12 @@ export function RunPage(props: { readonly runId: string }) {
         {terminal
           ? (causeText(run.cause) ?? "ended")
           : (causeText(run.parkReason) ?? (run.state === "running" ? "a generation is under way" : ""))}
+        {data.endLayers !== null && (
+          <span className="muted" data-layers="run">
+            {" "}
+            · driver {data.endLayers.driver} · goal {data.endLayers.goal}
+          </span>
+        )}
       </div>
       {(error ?? actionError) !== undefined && <p role="alert">{actionError ?? error}</p>}
       {run.state === "needs-approval" && (

@@ -21,6 +21,7 @@ export const TERMINAL_STATES = new Set(["done", "no-op", "blocked", "failed", "e
 /** What each cause or park reason means, in a sentence (the ids are shown too). */
 const CAUSE_SENTENCES: Readonly<Record<string, string>> = {
   gates_passed: "every gate passed",
+  unverified: "it finished, but it has no gate: nothing verified it (admitted anyway)",
   precheck_clean: "the gates passed before any generation: nothing to do",
   clean_tick: "the watch tick found no items",
   missing_dependency: "a dependency is missing",
@@ -32,6 +33,7 @@ const CAUSE_SENTENCES: Readonly<Record<string, string>> = {
   gate_error: "a gate could not run",
   hook_error: "a hook failed",
   operator_stop: "an operator stopped it",
+  contract_tampered: "a pinned file of its contract changed: its hash no longer matches",
   iteration_cap: "the iteration cap was reached before the gates passed",
   gate_max_revisions: "a gate failed its maximum number of revisions",
   fan_out_ceiling: "more items than the fan-out ceiling",
