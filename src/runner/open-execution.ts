@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import type { RefusalCode } from "../events/refusals.ts";
 import {
   CONFIRM_TIMEOUT_MS,
   chooseExecution,
@@ -45,7 +46,7 @@ export type OpenedExecution =
       readonly resumed: boolean;
       readonly notes: readonly string[];
     }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly code: RefusalCode; readonly message: string };
 
 /**
  * Finds or creates the execution directory of this start (reference 1.1 and 1.13): hashes the data and
@@ -57,11 +58,12 @@ export async function openExecution(input: OpenExecutionInput): Promise<OpenedEx
     timeLimitMs: input.dataHashTimeLimitMs ?? DEFAULT_DATA_HASH_TIME_LIMIT_MS,
     clock: { now: input.now },
   });
-  if (!hashed.ok) return { ok: false, message: hashed.message };
+  if (!hashed.ok) return { ok: false, code: "execution-refused", message: hashed.message };
   const hankHash = hankHashOf(input.hankText);
   const baseDir = executionBaseDir({ env: input.env, homeDir: homedir(), cwd: input.cwd });
   const target = input.execution === undefined ? undefined : inspectExecutionTarget(input.execution, baseDir);
-  if (target !== undefined && !target.ok) return { ok: false, message: target.message };
+  if (target !== undefined && !target.ok)
+    return { ok: false, code: "execution-refused", message: target.message };
   const choice = chooseExecution({
     intent: {
       ...(input.execution !== undefined && { execution: input.execution }),
@@ -83,7 +85,7 @@ export async function openExecution(input: OpenExecutionInput): Promise<OpenedEx
     randomSuffix: randomSuffix(),
   });
   const plan = choice.kind === "confirm" ? settleConfirmation(choice, await ask(input, choice)) : choice;
-  if (plan.kind === "refuse") return { ok: false, message: plan.message };
+  if (plan.kind === "refuse") return { ok: false, code: plan.code, message: plan.message };
   const prepared = await prepareExecution({
     plan,
     dataPath: input.dataPath,
@@ -96,7 +98,7 @@ export async function openExecution(input: OpenExecutionInput): Promise<OpenedEx
     host: currentHost(input.version, input.argv),
     pid: process.pid,
   });
-  if (!prepared.ok) return { ok: false, message: prepared.message };
+  if (!prepared.ok) return { ok: false, code: "execution-refused", message: prepared.message };
   return { ok: true, layout: prepared.layout, resumed: plan.kind === "resume", notes: prepared.notes };
 }
 

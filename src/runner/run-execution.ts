@@ -123,7 +123,7 @@ async function execute(
     argv: options.runtime?.argv ?? [],
     now: () => clock.now(),
   });
-  if (!opened.ok) return refused("execution-refused", opened.message);
+  if (!opened.ok) return refused(opened.code, opened.message);
   const { layout } = opened;
   // A lost lock (see lock-fence.ts) cancels the run, so its agent stops too.
   const lockLost = new AbortController();

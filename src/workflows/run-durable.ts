@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { readTail } from "../journal/index.ts";
 import { type ExecutionResult, startExecution } from "../runner/index.ts";
-import { DATA_CHANGED_FIX } from "../workspace/execution/execution-messages.ts";
 import { executionLayout } from "../workspace/execution-layout.ts";
 import { sessionGroups } from "./loop-hank.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
@@ -15,9 +14,12 @@ import { relayFor } from "./step-relay.ts";
 export const DURABLE_HANK_DIR = "loop";
 export const DURABLE_EXECUTION_DIR = "run";
 
-/** What a `loop()` caller can do about a changed `cwd`: it has no `--force` or `--start-new`. */
-const LOOP_DATA_CHANGED_FIX =
-  "A durable loop continues only on the data it started with: put options.cwd back as it was, or pass another durable.dir to start the loop afresh.";
+/**
+ * The runner's data-changed refusal, told to a `loop()` caller: it has no `--force` or `--start-new`,
+ * so it gets its own ways out.
+ */
+const LOOP_DATA_CHANGED =
+  "options.cwd holds other data than when this durable loop started, and a durable loop continues only on the data it started with: put options.cwd back as it was, or pass another durable.dir to start the loop afresh.";
 
 /** Events read back from the journal's end to find the loop's final report. */
 const REPORT_TAIL_EVENTS = 200;
@@ -74,7 +76,11 @@ function endingOf(result: ExecutionResult): LoopRunEnding {
       return { kind: "refused", message: `The loop's hank ${result.hankPath} is invalid: ${problem}` };
     }
     case "refused":
-      return { kind: "refused", message: result.message.replace(DATA_CHANGED_FIX, LOOP_DATA_CHANGED_FIX) };
+      // A data-changed refusal names the CLI's flags; a loop() caller has other ways out: say those.
+      return {
+        kind: "refused",
+        message: result.code === "data-changed" ? LOOP_DATA_CHANGED : result.message,
+      };
     case "nothing-to-do":
     case "ran": {
       const report = finalLoopReport(readTail(result.layout.eventsPath, REPORT_TAIL_EVENTS).events);

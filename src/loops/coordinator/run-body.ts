@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { EventListener } from "../../engine/index.ts";
+import type { RefusalCode } from "../../events/refusals.ts";
+import { totalTokens } from "../../events/token-usage.ts";
 import { loadRunState, type RunState } from "../../journal/index.ts";
 import type { ExecutionResult } from "../../runner/index.ts";
 import { startExecution } from "../../runner/index.ts";
@@ -67,7 +69,7 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
     ? (await loadRunState(layout.stateDir, { journalPath: layout.eventsPath })).state
     : null;
   const resumed = before?.runs.at(-1)?.id.startsWith(prefix) === true;
-  const baseline = before === null ? 0 : totalTokens(before);
+  const baseline = before === null ? 0 : totalTokens(before.totals);
   let stopSent = false;
   // The runner's setup (workspace, checkpoints) counts as the first codon's node: it is work under way.
   let setupOpen = true;
@@ -88,7 +90,7 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
     }
     if (event.type === "codon.completed") request.activity?.ended();
     if (event.type !== "token.usage" || stopSent) return;
-    if (request.overBudget?.(totalTokens(state) - baseline) === true) {
+    if (request.overBudget?.(totalTokens(state.totals) - baseline) === true) {
       stopSent = true;
       handle.control.send({ type: "stop", source: "loop budget" });
     }
@@ -113,11 +115,6 @@ export async function runBody(request: BodyRequest): Promise<BodyReport> {
   return report(result, resumed, layout.checkpointGitDir, attempts);
 }
 
-function totalTokens(state: RunState): number {
-  const t = state.totals;
-  return t.inputTokens + t.outputTokens + t.cacheCreationTokens + t.cacheReadTokens;
-}
-
 async function report(
   result: ExecutionResult,
   resumed: boolean,
@@ -132,7 +129,7 @@ async function report(
         end: { kind: "error", message: `The body hank is invalid: ${result.hankPath}`, unrecoverable: true },
       };
     case "refused":
-      return { ...none, end: refusal(result.message) };
+      return { ...none, end: refusal(result.code, result.message) };
     case "nothing-to-do":
     case "ran": {
       const state = result.state;
@@ -158,11 +155,19 @@ async function report(
 }
 
 /** A start the runner refused: a missing tool or credential blocks the run; anything else is an error. */
-function refusal(message: string): BodyEnd {
-  if (/git is required/i.test(message)) return { kind: "blocked", cause: "missing_dependency", message };
-  if (/self-test failed/i.test(message)) return { kind: "blocked", cause: "missing_credential", message };
-  if (/lock/i.test(message)) return { kind: "error", message, unrecoverable: false };
-  return { kind: "error", message, unrecoverable: true };
+function refusal(code: RefusalCode, message: string): BodyEnd {
+  switch (code) {
+    case "git-missing":
+      return { kind: "blocked", cause: "missing_dependency", message };
+    case "self-test-failed":
+      return { kind: "blocked", cause: "missing_credential", message };
+    case "lock-held":
+    case "lock-lost":
+      // Another process has the body's execution for now: a later generation may have it.
+      return { kind: "error", message, unrecoverable: false };
+    default:
+      return { kind: "error", message, unrecoverable: true };
+  }
 }
 
 function bodyEnd(outcome: string, message: string, state: RunState): BodyEnd {

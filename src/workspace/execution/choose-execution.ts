@@ -1,4 +1,5 @@
 import { basename, join } from "node:path";
+import type { OpenRefusalCode } from "../../events/refusals.ts";
 import {
   baseDirRefusal,
   baseDirStartNewRefusal,
@@ -95,15 +96,7 @@ export type ExecutionPlan =
       readonly dataChanged: boolean;
     };
 
-export type RefusalCode =
-  | "base-dir"
-  | "not-a-directory"
-  | "nested"
-  | "state-exists"
-  | "invalid-state"
-  | "not-empty"
-  | "data-changed"
-  | "hank-changed";
+export type RefusalCode = OpenRefusalCode;
 
 export interface ExecutionRefusal {
   readonly kind: "refuse";

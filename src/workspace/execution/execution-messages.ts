@@ -64,8 +64,8 @@ export function dataChangedRefusal(dir: string, previousHash: string, currentHas
   );
 }
 
-/** The fix `dataChangedRefusal` ends with, in the CLI's flags; a face without them says its own. */
-export const DATA_CHANGED_FIX =
+/** The fix `dataChangedRefusal` ends with, in the CLI's flags. */
+const DATA_CHANGED_FIX =
   "Add --force to resume it with the new data, or --start-new to start a new execution.";
 
 /**
