@@ -49,6 +49,8 @@ const ALLOWED = {
     "testing",
   ],
   "": [...CORE, "sentinels", "runner", "workflows", "loops", "server", "daemon"],
+  // The package's subpath entries (hankweave/engine, ...): named re-exports of the layers below.
+  api: [...CORE, "sentinels", "runner", "server"],
 };
 
 /** Adapter folders: the engine may import a layer's top-level files (its contracts), never these subfolders. */
