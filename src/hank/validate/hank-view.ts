@@ -80,11 +80,6 @@ export function codonSlots(view: HankView): CodonSlot[] {
   );
 }
 
-/** A short human name for a codon in messages: `codon "id"`. */
-export function codonLabel(codon: Pick<Codon, "id">): string {
-  return `codon "${codon.id}"`;
-}
-
 /** A record's own entry: user-written keys such as `constructor` never reach the prototype. */
 export function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;

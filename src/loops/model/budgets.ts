@@ -70,10 +70,3 @@ export function exceededBudget(meters: Meters, budgets: EffectiveBudgets): Budge
 export function addTokens(meters: Meters, tokens: number | null): Meters {
   return tokens === null ? { ...meters, tokensKnown: false } : { ...meters, tokens: meters.tokens + tokens };
 }
-
-/** Adds cost to the meter; `null` (not reported) makes it unknown. */
-export function addCost(meters: Meters, costUsd: number | null): Meters {
-  return costUsd === null
-    ? { ...meters, costKnown: false }
-    : { ...meters, costUsd: meters.costUsd + costUsd };
-}

@@ -52,10 +52,6 @@ export function isLiveState(state: RunStateName): state is LiveState {
   return (LIVE_STATES as readonly string[]).includes(state);
 }
 
-export function isRunStateName(value: string): value is RunStateName {
-  return (RUN_STATES as readonly string[]).includes(value);
-}
-
 /** Whether `cause` is one of the causes of terminal state `state`. */
 export function isCauseOf(state: TerminalState, cause: string): boolean {
   return (TERMINAL_CAUSES[state] as readonly string[]).includes(cause);

@@ -100,8 +100,3 @@ export function transition(from: FromState, to: RunStateName, via: Via): RunStat
   if (!isAllowed(from, to, via)) throw new IllegalTransitionError(from, to, via);
   return to;
 }
-
-/** The live state a paused run returns to: where it was when it was paused. */
-export function resumeTarget(pausedFrom: LiveState): "running" | "watching" {
-  return pausedFrom === "watching" ? "watching" : "running";
-}
