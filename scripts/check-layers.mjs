@@ -53,6 +53,13 @@ const ALLOWED = {
   api: [...CORE, "sentinels", "runner", "server"],
 };
 
+/**
+ * The faces reach an execution through the runner (its one door) and the vocabulary, never through the
+ * engine, the git checkpoint store or the lock: those are composed once, in the runner.
+ */
+const FACES = ["cli", "server", "tui", "web", "daemon", "workflows", "loops"];
+const RUNNER_ONLY = ["engine", `checkpoint${sep}git`, `workspace${sep}lock`];
+
 /** Adapter folders: the engine may import a layer's top-level files (its contracts), never these subfolders. */
 const CONTRACT_ONLY_FOR_ENGINE = ["harness", "checkpoint", "workspace"];
 
@@ -118,6 +125,13 @@ for (const file of files) {
     if (!allowed.includes(to)) {
       problems.push(
         `${relative(SRC, file)}: layer '${from || "root"}' may not import '${relTarget}' (layer '${to}')`,
+      );
+      continue;
+    }
+    const internal = RUNNER_ONLY.find((dir) => relTarget === dir || relTarget.startsWith(`${dir}${sep}`));
+    if (FACES.includes(from) && internal !== undefined) {
+      problems.push(
+        `${relative(SRC, file)}: a face may not import '${relTarget}' ('${internal}' is composed by the runner: import it from runner/)`,
       );
       continue;
     }

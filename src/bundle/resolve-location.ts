@@ -69,15 +69,15 @@ export async function resolveHankLocation(
   if (typeof bytes === "string") return { ok: false, message: bytes };
   const verified = await verifyBundle(bytes, location, context.version);
   if (!verified.ok) return verified;
-  if (context.scratch === true) {
+  const bundles = path.join(cacheRoot(context.env), "bundles");
+  const cached = path.join(bundles, verified.lock.bundleHash);
+  if (context.scratch === true && !intact(cached, verified.lock)) {
+    // Nothing verified in the cache to read: look at a temporary copy and leave the cache as it is.
     const scratch = extractScratch(verified.lock, verified.members, tmpdir());
     return { ok: true, hankPath: scratch, notes: [], bundleHash: verified.lock.bundleHash, scratch };
   }
-  const extraction = extractBundle(
-    verified.lock,
-    verified.members,
-    path.join(cacheRoot(context.env), "bundles"),
-  );
+  // A verified extraction is reused as it is (reading it writes nothing, `--validate` included).
+  const extraction = extractBundle(verified.lock, verified.members, bundles);
   const note = extraction.fresh
     ? `✓ Extracted to: ${extraction.directory}`
     : `Reusing verified extraction: ${extraction.directory}`;

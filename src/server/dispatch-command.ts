@@ -1,4 +1,4 @@
-import type { RollbackTarget, RunCommand } from "../engine/index.ts";
+import type { RollbackTarget, RunCommand } from "../runner/index.ts";
 import { errorData, type UnjournaledType } from "./frames.ts";
 import type { HostPhase } from "./host-phase.ts";
 import type { LiveExecution } from "./live-execution.ts";

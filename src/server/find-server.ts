@@ -1,5 +1,5 @@
+import { inspectLock } from "../runner/index.ts";
 import { executionLayout } from "../workspace/execution-layout.ts";
-import { inspectLock } from "../workspace/lock/index.ts";
 
 /** The port `--attach` uses when neither a port nor an execution is given, as in the reference. */
 export const DEFAULT_ATTACH_PORT = 7777;

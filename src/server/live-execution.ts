@@ -1,10 +1,15 @@
-import type { Clock, RollbackTarget, RunCommand } from "../engine/index.ts";
-import { systemClock } from "../engine/index.ts";
 import { createEventBus, type EventBus, type JournaledEvent, readSince } from "../journal/index.ts";
 import { IDLE_ACTIVITY, nextActivity, type RunActivity } from "../journal/run-activity.ts";
-import { type ExecutionHandle, type ExecutionResult, startExecution } from "../runner/index.ts";
+import {
+  type ExecutionHandle,
+  type ExecutionResult,
+  openExecutionDoor,
+  type RollbackTarget,
+  type RunCommand,
+  startExecution,
+} from "../runner/index.ts";
+import { type Clock, systemClock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
-import { queryCheckpoints } from "./checkpoint-query.ts";
 import { errorData } from "./frames.ts";
 import {
   type HostEnd,
@@ -197,7 +202,7 @@ export class LiveExecution {
   checkpoints(runId: string | undefined) {
     const layout = this.#layout;
     if (layout === undefined) return Promise.reject(new Error("The execution is not open yet"));
-    return queryCheckpoints(layout, this.clock, runId);
+    return openExecutionDoor(layout, this.clock).checkpointList(runId);
   }
 
   /**

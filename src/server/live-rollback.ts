@@ -1,7 +1,7 @@
-import type { Clock, EventListener, RollbackTarget } from "../engine/index.ts";
-import type { ExecutionHandle } from "../runner/index.ts";
+import type { EventListener, RollbackTarget } from "../runner/index.ts";
+import { type ExecutionHandle, openExecutionDoor } from "../runner/index.ts";
+import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
-import { rollbackTargetProblem } from "./checkpoint-query.ts";
 import { errorData } from "./frames.ts";
 import { rollbackInPlace } from "./rollback-in-place.ts";
 import type { Notice } from "./run-command-tracker.ts";
@@ -37,7 +37,9 @@ export async function rollBackServed(rollback: ServedRollback): Promise<ServedRo
   const { request } = rollback;
   try {
     if (rollback.liveRun !== undefined) {
-      const problem = await rollbackTargetProblem(rollback.layout, rollback.clock, request.target);
+      const problem = await openExecutionDoor(rollback.layout, rollback.clock).rollbackProblem(
+        request.target,
+      );
       if (problem !== undefined) {
         rollback.broadcast({ type: "error", data: errorData(problem) });
         return "kept-waiting";
@@ -55,7 +57,7 @@ export async function rollBackServed(rollback: ServedRollback): Promise<ServedRo
       ...(rollback.port !== undefined && { port: rollback.port }),
       listener: rollback.take,
     });
-    if (!result.ok && result.code === "refused")
+    if (!result.ok && (result.code === "refused" || result.code === "locked"))
       rollback.broadcast({ type: "error", data: errorData(result.message) });
     return result.ok && request.autoRestart ? "restart" : "stopped";
   } catch (caught) {

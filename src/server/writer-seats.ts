@@ -1,4 +1,4 @@
-import type { RunControl } from "../engine/index.ts";
+import type { RunControl } from "../runner/index.ts";
 
 /**
  * The readandwrite clients, seen from the runs: while at least one is connected, the live run's

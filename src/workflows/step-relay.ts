@@ -1,6 +1,6 @@
-import type { EventListener, LoopStopPredicate, LoopStopVerdict } from "../engine/index.ts";
 import type { JournaledEvent } from "../events/index.ts";
 import type { RunState } from "../journal/index.ts";
+import type { EventListener, LoopStopPredicate, LoopStopVerdict } from "../runner/index.ts";
 import { parseRuntimeId, runtimeIdOf } from "../util/runtime-id.ts";
 import type { LoopFiles } from "./loop-files.ts";
 import type { LoopHank, LoopStep } from "./loop-hank.ts";

@@ -1,6 +1,6 @@
-import { roundUsd } from "../engine/budget/index.ts";
-import type { CodonResult } from "../engine/index.ts";
 import type { CodonRecord } from "../journal/index.ts";
+import type { CodonResult } from "../runner/index.ts";
+import { roundUsd } from "../util/dollars.ts";
 import type { LoopStep } from "./loop-hank.ts";
 import type { Result, StepError, Usage } from "./workflow-types.ts";
 

@@ -1,10 +1,9 @@
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { systemClock } from "../../engine/index.ts";
+import { openExecutionDoor } from "../../runner/index.ts";
 import { executionBaseDir, listExecutions } from "../../workspace/execution/index.ts";
 import { executionLayout } from "../../workspace/execution-layout.ts";
-import { acquireLock } from "../../workspace/lock/index.ts";
 import type { CliIo } from "../cli-io.ts";
 
 /** `--cleanup [-e <execution>] [-y]`: which executions, and whether to remove or only list. */
@@ -60,24 +59,26 @@ function targetsOf(options: CleanupOptions, io: CliIo): readonly string[] | stri
 
 /** Removes one execution under its lock; returns why it could not. */
 function removeExecution(dir: string): string | undefined {
-  const layout = executionLayout(dir);
-  const taken = acquireLock(layout.lockPath, { pid: process.pid, runId: "cleanup", clock: systemClock() });
-  if (!taken.ok) return taken.message;
-  try {
-    // Everything but the lock first, so no other process can take the execution half-removed.
-    for (const name of readdirSync(dir)) {
-      if (name !== ".hankweave") rmSync(join(dir, name), { recursive: true, force: true });
-    }
-    for (const name of readdirSync(layout.stateDir)) {
-      if (join(layout.stateDir, name) !== layout.lockPath) {
-        rmSync(join(layout.stateDir, name), { recursive: true, force: true });
+  const door = openExecutionDoor(dir);
+  const { layout } = door;
+  const emptied = door.withLock("cleanup", () => {
+    try {
+      // Everything but the lock first, so no other process can take the execution half-removed.
+      for (const name of readdirSync(dir)) {
+        if (name !== ".hankweave") rmSync(join(dir, name), { recursive: true, force: true });
       }
+      for (const name of readdirSync(layout.stateDir)) {
+        if (join(layout.stateDir, name) !== layout.lockPath) {
+          rmSync(join(layout.stateDir, name), { recursive: true, force: true });
+        }
+      }
+      return undefined;
+    } catch (caught) {
+      return caught instanceof Error ? caught.message : String(caught);
     }
-  } catch (caught) {
-    taken.lock.release();
-    return caught instanceof Error ? caught.message : String(caught);
-  }
-  taken.lock.release();
+  });
+  if (!emptied.ok) return emptied.message;
+  if (emptied.value !== undefined) return emptied.value;
   rmSync(dir, { recursive: true, force: true });
   return undefined;
 }

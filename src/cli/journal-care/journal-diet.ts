@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
-import { systemClock } from "../../engine/index.ts";
-import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
-import { acquireLock } from "../../workspace/lock/index.ts";
+import { openExecutionDoor } from "../../runner/index.ts";
+import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
 import { dietLines, restoreLines, sha256Hex } from "./diet-transform.ts";
 import {
   commitRename,
@@ -122,27 +121,21 @@ function underLock(
   verb: string,
   act: (layout: ExecutionLayout) => JournalCareOutcome,
 ): JournalCareOutcome {
-  const layout = executionLayout(executionDir);
+  const door = openExecutionDoor(executionDir);
+  const { layout } = door;
   if (!statSync(layout.eventsPath, { throwIfNoEntry: false })?.isFile()) {
     return failure(`${verb} ${executionDir}: it has no journal (${layout.eventsPath}).`);
   }
-  const taken = acquireLock(layout.lockPath, {
-    pid: process.pid,
-    runId: "journal-care",
-    clock: systemClock(),
+  const done = door.withLock("journal-care", () => {
+    try {
+      return act(layout);
+    } catch (caught) {
+      return failure(`${verb} ${executionDir}: ${caught instanceof Error ? caught.message : String(caught)}`);
+    }
   });
-  if (!taken.ok) {
-    const why =
-      taken.holder === null ? "its runtime.lock could not be read" : "the execution appears to be running";
-    return failure(`Error: ${verb} ${executionDir}: ${why}.\n${taken.message}`);
-  }
-  try {
-    return act(layout);
-  } catch (caught) {
-    return failure(`${verb} ${executionDir}: ${caught instanceof Error ? caught.message : String(caught)}`);
-  } finally {
-    taken.lock.release();
-  }
+  if (done.ok) return done.value;
+  const why = done.running ? "the execution appears to be running" : "its runtime.lock could not be read";
+  return failure(`Error: ${verb} ${executionDir}: ${why}.\n${done.message}`);
 }
 
 interface JournalText {

@@ -1,16 +1,6 @@
 import { existsSync } from "node:fs";
-import { createGitCheckpointer } from "../../checkpoint/git/index.ts";
-import type { CheckpointRecord } from "../../checkpoint/index.ts";
-import { systemClock } from "../../engine/index.ts";
-import {
-  type CheckpointListData,
-  checkpointLists,
-  checkpointThread,
-  currentRunOf,
-  readJournalLine,
-} from "../../engine/rollback/index.ts";
 import { runBranch } from "../../events/checkpoints.ts";
-import { executionLayout } from "../../workspace/execution-layout.ts";
+import { type CheckpointListing, openExecutionDoor } from "../../runner/index.ts";
 import type { CliIo } from "../cli-io.ts";
 import type { CheckpointsOptions } from "./subcommand-command.ts";
 
@@ -20,38 +10,28 @@ import type { CheckpointsOptions } from "./subcommand-command.ts";
  * `checkpoint.list` payload per line.
  */
 export async function runCheckpointsCommand(options: CheckpointsOptions, io: CliIo): Promise<number> {
-  const layout = executionLayout(options.execution);
+  const door = openExecutionDoor(options.execution);
+  const { layout } = door;
   if (!existsSync(layout.metaPath)) {
     io.stderr.write(
       `✗ No hankweave execution at ${layout.executionDir} (no .hankweave/execution-meta.json).\n`,
     );
     return 1;
   }
-  const line = await readJournalLine(layout.eventsPath);
-  let records: CheckpointRecord[] = [];
-  if (existsSync(layout.checkpointGitDir)) {
-    try {
-      const checkpointer = createGitCheckpointer({
-        gitDir: layout.checkpointGitDir,
-        workTree: layout.agentRoot,
-        clock: systemClock(),
-      });
-      await checkpointer.init();
-      records = await checkpointer.list();
-    } catch (caught) {
-      io.stderr.write(
-        `✗ The checkpoints could not be read: ${caught instanceof Error ? caught.message : String(caught)}\n`,
-      );
-      return 1;
-    }
+  let listing: CheckpointListing;
+  try {
+    listing = await door.checkpointLists();
+  } catch (caught) {
+    io.stderr.write(
+      `✗ The checkpoints could not be read: ${caught instanceof Error ? caught.message : String(caught)}\n`,
+    );
+    return 1;
   }
-  const lists = checkpointLists(line.steps, records, currentRunOf(line.steps));
   if (options.json) {
-    for (const list of lists) io.stdout.write(`${JSON.stringify(list)}\n`);
+    for (const list of listing.lists) io.stdout.write(`${JSON.stringify(list)}\n`);
     return 0;
   }
-  const onLine = new Set(checkpointThread(line.steps, records).map((record) => record.sha));
-  io.stdout.write(renderCheckpointLists(lists, onLine));
+  io.stdout.write(renderCheckpointLists(listing.lists, listing.onLine));
   return 0;
 }
 
@@ -62,7 +42,7 @@ export async function runCheckpointsCommand(options: CheckpointsOptions, io: Cli
  *   * 1a2b3c4  plan       rig-setup  2025-01-01T00:00:00.000Z
  */
 export function renderCheckpointLists(
-  lists: readonly CheckpointListData[],
+  lists: CheckpointListing["lists"],
   onLine: ReadonlySet<string>,
 ): string {
   if (lists.length === 0) return "No checkpoints yet.\n";

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 // The types module alone: parsing must not load the rollback machinery (`--help` stays light).
-import { isRollbackCheckpointType } from "../../engine/rollback/rollback-types.ts";
+import { isRollbackCheckpointType } from "../../events/checkpoints.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { findFlag } from "../flags.ts";
 import type { ParsedArgs } from "../parsed-args.ts";

@@ -1,14 +1,12 @@
-import { systemClock } from "../../engine/index.ts";
+import type { HankFile } from "../../hank/schema/index.ts";
 import {
-  type AbandonResult,
-  abandonRollback,
+  type AbandonOutcome,
+  type ExecutionDoor,
+  openExecutionDoor,
   type RollbackSuccess,
   type RollbackTarget,
-  rollbackExecution,
-} from "../../engine/rollback/index.ts";
-import type { HankFile } from "../../hank/schema/index.ts";
-import { type RollbackSession, withRollbackSession } from "../../runner/rollback-session.ts";
-import { type ExecutionLayout, executionLayout } from "../../workspace/execution-layout.ts";
+} from "../../runner/index.ts";
+import type { ExecutionLayout } from "../../workspace/execution-layout.ts";
 import type { CliIo } from "../cli-io.ts";
 import type { RenderOptions } from "../render/style.ts";
 import { loadAndValidate } from "../run/load-and-validate.ts";
@@ -33,7 +31,8 @@ export async function runRollbackCommand(
 ): Promise<number> {
   const gitProblem = checkGit();
   if (gitProblem !== undefined) return fail(io, gitProblem);
-  const layout = executionLayout(options.run.execution);
+  const door = openExecutionDoor(options.run.execution);
+  const { layout } = door;
   const runOptions = requireExecutionOptions(options.run, layout);
   if (typeof runOptions === "string") return fail(io, runOptions);
   const loaded = loadAndValidate(runOptions, io.cwd, io.env, io.runtime, render);
@@ -41,28 +40,26 @@ export async function runRollbackCommand(
     io.stderr.write(loaded.output);
     return 1;
   }
-  const done = await withRollbackSession(
-    { layout, clock: systemClock(), listeners: [rollbackPrinter(io.stderr)] },
-    (session) => rollbackLocked(options, io, layout, loaded.hank, session),
-  );
-  if (!done.ok) return fail(io, done.message);
-  if (done.value !== 0 || !options.restart) return done.value;
+  const code = await rollBackThrough(door, options, io, loaded.hank);
+  if (code !== 0 || !options.restart) return code;
   return runHankCommand(runOptions, io, render);
 }
 
-async function rollbackLocked(
+async function rollBackThrough(
+  door: ExecutionDoor,
   options: RollbackOptions,
   io: CliIo,
-  layout: ExecutionLayout,
   hank: HankFile,
-  session: RollbackSession,
 ): Promise<number> {
-  const { line, deps } = session;
-  if (options.abandon === true) return abandon(io, layout, await abandonRollback({ hank, line }, deps));
-  const result = await rollbackExecution(
-    { hank, target: targetOf(options), autoRestart: options.restart, line },
-    deps,
-  );
+  const { layout } = door;
+  const listeners = [rollbackPrinter(io.stderr)];
+  if (options.abandon === true) return abandon(io, layout, await door.abandonRollback({ hank, listeners }));
+  const result = await door.rollback({
+    hank,
+    target: targetOf(options),
+    autoRestart: options.restart,
+    listeners,
+  });
   if (!result.ok) {
     const hint =
       result.code === "unknown-target" || result.code === "off-line" || result.code === "bad-target"
@@ -75,7 +72,7 @@ async function rollbackLocked(
 }
 
 /** What `--abandon` did, and how to go on. */
-function abandon(io: CliIo, layout: ExecutionLayout, result: AbandonResult): number {
+function abandon(io: CliIo, layout: ExecutionLayout, result: AbandonOutcome): number {
   if (!result.ok) return fail(io, result.message);
   const where =
     result.checkpoint === undefined

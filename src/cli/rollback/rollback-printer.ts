@@ -1,5 +1,5 @@
-import type { EventListener } from "../../engine/index.ts";
 import type { JournaledEvent } from "../../journal/index.ts";
+import type { EventListener } from "../../runner/index.ts";
 
 /** One readable line per rollback event (stderr); other events stay in the journal. */
 export function rollbackLine(event: JournaledEvent): string | undefined {

@@ -1,5 +1,5 @@
 // The types module alone: parsing must not load the rollback machinery (`--help` stays light).
-import type { RollbackCheckpointType } from "../../engine/rollback/rollback-types.ts";
+import type { RollbackCheckpointType } from "../../events/checkpoints.ts";
 import type { CliOptions } from "../cli-options.ts";
 
 // What the subcommands take, apart from their parser and their commands: parsed-args.ts, the parser

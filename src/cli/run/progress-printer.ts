@@ -1,8 +1,8 @@
-import type { EventListener } from "../../engine/index.ts";
 import { redactSecrets } from "../../hank/validate/index.ts";
 import type { JournaledEvent, RunState } from "../../journal/index.ts";
 import { codonEnding } from "../../journal/run-counts.ts";
 import { type RunView, RunViewFold } from "../../journal/run-view.ts";
+import type { EventListener } from "../../runner/index.ts";
 import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
 import { type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
 import { shellCommand } from "../shell-quote.ts";

@@ -1,6 +1,6 @@
 import type { DatabaseConnection, DataTypeNode, Driver, Kysely, QueryCompiler } from "kysely";
 import type { Pool } from "pg";
-import { DEFAULT_STALE_AFTER_MS } from "../../workspace/lock/lock-record.ts";
+import { DEFAULT_STALE_AFTER_MS } from "../../runner/index.ts";
 import type { StoreDatabase } from "./store-tables.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Allocation } from "../../hank/schema/index.ts";
-import { remainingUsd, roundUsd, sumUsd } from "./dollars.ts";
+import { remainingUsd, roundUsd, sumUsd } from "../../util/dollars.ts";
 import type { ResolvedLimit } from "./types.ts";
 
 /**

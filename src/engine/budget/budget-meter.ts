@@ -1,6 +1,6 @@
 import { totalTokens } from "../../events/token-usage.ts";
 import type { UsageIncrement } from "../../harness/harness.ts";
-import { formatUsd, reachedUsd, roundUsd } from "./dollars.ts";
+import { formatUsd, reachedUsd, roundUsd } from "../../util/dollars.ts";
 import type { BudgetExceeded, CodonLimits, DurationLimit, ResolvedLimit } from "./types.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Allocation } from "../../hank/schema/index.ts";
+import { roundUsd, sumUsd } from "../../util/dollars.ts";
 import type { CeilingValues } from "./ceiling.ts";
-import { roundUsd, sumUsd } from "./dollars.ts";
 import type { BudgetCurrency, BudgetExceeded, CodonLimits } from "./types.ts";
 
 /** The `budget.summary` payload emitted at the end of a run (reference 1.8). */

@@ -1,3 +1,4 @@
+export { formatUsd, reachedUsd, remainingUsd, roundUsd, sumUsd } from "../../util/dollars.ts";
 export { allocateChild, type BudgetChild, type DollarPool } from "./allocate-child.ts";
 export { type MeterReading, type MeterResult, type MeterState, meter, startMeter } from "./budget-meter.ts";
 export {
@@ -9,7 +10,6 @@ export {
   type CodonBudgetRecord,
 } from "./budget-summary.ts";
 export { type CeilingSources, type CeilingValues, effectiveCeiling } from "./ceiling.ts";
-export { formatUsd, reachedUsd, remainingUsd, roundUsd, sumUsd } from "./dollars.ts";
 export { type ResolveCodonBudgetInput, resolveCodonBudget } from "./resolve-codon-budget.ts";
 export {
   BUDGET_CURRENCIES,

@@ -1,4 +1,5 @@
 import type { CodonBudget, ContainerBudget } from "../../hank/schema/index.ts";
+import { roundUsd, sumUsd } from "../../util/dollars.ts";
 import {
   allocateChild,
   type BudgetChild,
@@ -7,7 +8,6 @@ import {
   withSettled,
 } from "./allocate-child.ts";
 import { type CeilingValues, effectiveCeiling } from "./ceiling.ts";
-import { roundUsd, sumUsd } from "./dollars.ts";
 import type { CodonLimits, DurationLimit, ResolvedLimit } from "./types.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
-import { sessionModelOf } from "../../engine/session-model.ts";
 import { resolveModel } from "../../hank/models/index.ts";
 import { createHarnessRegistry, harnessFactories } from "../../harness/index.ts";
+import { sessionModelOf } from "../../runner/index.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { JudgeRunner } from "./run-gates.ts";
 
