@@ -40,7 +40,11 @@ describe("remote hank locations", () => {
     const { io, out, err } = captureIo(root, env);
     assert.equal(await runCli([`${base}/served.hank`, "--validate", "-m", "scripted"], io), 0, out() + err());
     assert.doesNotMatch(err(), /Extracted to/);
-    assert.equal(existsSync(join(root, "cache", "bundles")), false, "--validate creates nothing in the cache");
+    assert.equal(
+      existsSync(join(root, "cache", "bundles")),
+      false,
+      "--validate creates nothing in the cache",
+    );
     const missing = captureIo(root, env);
     assert.equal(await runCli([`${base}/gone.hank`, "--validate"], missing.io), 1);
     assert.match(missing.err(), /^Error: Failed to fetch remote hank: .*gone\.hank: HTTP 404\./);
