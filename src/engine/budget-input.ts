@@ -1,3 +1,4 @@
+import type { BudgetExceeded } from "../events/payloads-common.ts";
 import type { Codon, HankFile, Loop } from "../hank/schema/index.ts";
 import type { CodonRecord } from "../journal/index.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
@@ -71,7 +72,7 @@ export function spentCeiling(
   spend: SpendRecords,
   options: EngineOptions,
   ledger: LoopLedger,
-): string | undefined {
+): SpentCeiling | undefined {
   const { maxDollars, maxTimeSeconds } = effectiveCeiling({
     hank: hank.overrides?.budget,
     cli: cliCeiling(options),
@@ -85,14 +86,30 @@ export function spentCeiling(
     );
     const spent = sumUsd(children.map((child) => child.spentDollars));
     if (reachedUsd(spent, maxDollars)) {
-      return `the run's budget of ${formatUsd(maxDollars)} is spent (${formatUsd(spent)})`;
+      return {
+        exceeded: { currency: "cost", limit: maxDollars, used: spent },
+        ceiling: `run ceiling ${formatUsd(maxDollars)}`,
+        message: `the run ceiling of ${formatUsd(maxDollars)} is spent (${formatUsd(spent)})`,
+      };
     }
   }
   if (maxTimeSeconds === undefined) return undefined;
   const elapsedSeconds = spend.state().totals.durationMs / 1000;
-  return elapsedSeconds >= maxTimeSeconds
-    ? `the run's time budget of ${maxTimeSeconds} s is used up (${elapsedSeconds.toFixed(1)} s)`
-    : undefined;
+  if (elapsedSeconds < maxTimeSeconds) return undefined;
+  return {
+    exceeded: { currency: "duration", limit: maxTimeSeconds, used: elapsedSeconds },
+    ceiling: `run ceiling ${maxTimeSeconds} s`,
+    message: `the run ceiling of ${maxTimeSeconds} s is used up (${elapsedSeconds.toFixed(1)} s)`,
+  };
+}
+
+/** A run ceiling that is used up: which one, in words, and as the `budgetExceeded` it records. */
+export interface SpentCeiling {
+  readonly exceeded: BudgetExceeded;
+  /** `run ceiling $0.0250`, `run ceiling 60 s`. */
+  readonly ceiling: string;
+  /** A clause for messages: `the run ceiling of $0.0250 is spent ($0.0260)`. */
+  readonly message: string;
 }
 
 /** `--max-cost` and `--max-time` as a ceiling source; undefined when neither is given. */

@@ -1,7 +1,17 @@
+import type { DataOf } from "../events/events.ts";
 import type { AfterCodonDecision, ExecutionPlan } from "../plan/index.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EventDraftOf, EventSink } from "./event-sink.ts";
 import { iterationStats } from "./loop-iteration-stats.ts";
+
+/** Which budget ended the loop: its own, or the run's ceiling, with what that left undone. */
+function budgetEndMessage(loopId: string, last: DataOf<"codon.completed"> | undefined): string {
+  const starved = last?.notStarted;
+  if (starved === undefined) return `Loop ${loopId} ended: its budget is exhausted`;
+  const left = starved.iterationsLeft;
+  const undone = left === undefined ? "its remaining iterations not run" : `${left} iteration(s) not run`;
+  return `Loop ${loopId} ended: the ${starved.ceiling} is spent; ${undone} (a later start with a higher ceiling runs them)`;
+}
 
 /**
  * The loop's iteration report for a decision that ends an iteration (`loop.iteration.completed`, with
@@ -36,10 +46,7 @@ export function loopReportEvents(
     },
   ];
   if (ends && decision.cause === "budget") {
-    events.push({
-      type: "info",
-      data: { message: `Loop ${decision.loopId} ended: its budget is exhausted` },
-    });
+    events.push({ type: "info", data: { message: budgetEndMessage(decision.loopId, last) } });
   }
   if (ends && decision.cause === "rule") {
     events.push({

@@ -12,7 +12,7 @@ import {
 import { runAgentEnv } from "../workspace/agent-env.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
 import { LoopLedger } from "./budget/loop-ledger.ts";
-import { spentCeiling } from "./budget-input.ts";
+import { type SpentCeiling, spentCeiling } from "./budget-input.ts";
 import { askCallerRules } from "./caller-stop.ts";
 import type { CodonOutcome } from "./codon-outcome.ts";
 import type { EngineDeps, EngineInput, RunResult } from "./engine-types.ts";
@@ -23,6 +23,7 @@ import { type BudgetOutcome, budgetOutcome, emitBudgetSummary } from "./run-budg
 import { completionMessage, type Ending, runEndingAfter } from "./run-ending.ts";
 import { type BoundaryDirective, RunInbox } from "./run-inbox.ts";
 import { ownPreviousSession, previousSession } from "./session-resume.ts";
+import { starvedOutcome } from "./starved-codon.ts";
 import { Transitions } from "./transitions.ts";
 
 /**
@@ -112,7 +113,8 @@ class RunDriver {
       case "next": {
         const entry = this.nextEntry();
         if (entry === undefined) return { status: "completed", message: completionMessage(this.deps.sink) };
-        return this.ceilingEnding(entry) ?? this.runEntry(entry);
+        const spent = this.spentCeiling(entry);
+        return spent === undefined ? this.runEntry(entry) : this.afterCeiling(entry, spent);
       }
     }
   }
@@ -130,21 +132,60 @@ class RunDriver {
     return entries[index] ?? nextCodon(this.plan, this.finished);
   }
 
+  private spentCeiling(next: PlannedCodon): SpentCeiling | undefined {
+    const { hank, options } = this.input;
+    return spentCeiling(hank, this.plan, next, this.deps.sink, options, this.budgetLedger);
+  }
+
   /**
    * The run's ceiling is used up: the next codon does not start (it could only be stopped at its first
-   * billed message). The run fails, so a script does not take the unfinished work for done; the same
-   * command with a higher ceiling continues from this codon.
+   * billed message). Under `onExceeded: complete` (the default) it completes without starting, as the
+   * reference starves it: journaled with `budgetExceeded` and `notStarted`, a loop it belongs to ends
+   * (its budget rule, scope hank), and the run goes on to complete; a later start with a higher ceiling
+   * runs exactly these codons again. Under `onExceeded: fail` the run fails here.
    */
-  private ceilingEnding(next: PlannedCodon): Ending | undefined {
-    const { hank, options } = this.input;
-    const spent = spentCeiling(hank, this.plan, next, this.deps.sink, options, this.budgetLedger);
-    if (spent === undefined) return undefined;
-    const left = this.plan.entries.filter((entry) => !this.finished.has(entry.runtimeId)).length;
-    const others = left > 1 ? ` and ${left - 1} more planned` : "";
-    return {
-      status: "failed",
-      message: `Budget reached: ${spent}; codon ${next.runtimeId}${others} not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.`,
-    };
+  private async afterCeiling(next: PlannedCodon, spent: SpentCeiling): Promise<Ending | undefined> {
+    if (this.input.hank.overrides?.budget?.onExceeded === "fail") {
+      const left = this.plan.entries.filter((entry) => !this.finished.has(entry.runtimeId)).length;
+      const others = left > 1 ? ` and ${left - 1} more planned` : "";
+      return {
+        status: "failed",
+        message: `Budget reached: ${spent.message}; codon ${next.runtimeId}${others} not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.`,
+      };
+    }
+    const outcome = starvedOutcome(next, spent, this.deps.sink, terminateOnOf(this.input.hank, next));
+    this.budgets.set(next.runtimeId, budgetOutcome(outcome));
+    this.lastRun = next;
+    const ending = await this.finish(next, outcome);
+    this.setIterationAside(next);
+    return ending;
+  }
+
+  /**
+   * The codons after `starved` in its loop iteration stay in the plan (a later start reopens the loop
+   * there) but do not run in this run: the ceiling that starved the loop is spent for them too.
+   */
+  private setIterationAside(starved: PlannedCodon): void {
+    const placement = starved.loop;
+    if (placement === undefined) return;
+    for (const entry of this.plan.entries) {
+      const same = entry.loop?.loopId === placement.loopId && entry.loop.iteration === placement.iteration;
+      if (same) this.finished.add(entry.runtimeId);
+    }
+  }
+
+  /**
+   * A loop codon stopped by the run's ceiling (a hank-scope budget, now spent) completed gracefully; its
+   * loop goes on as after any completion, so the codons after it meet the spent ceiling before they
+   * start and are journaled as not started, which ends the loop saying what it left undone (and lets a
+   * higher ceiling continue it). A hank-scope stop with the ceiling not spent (a proportional share)
+   * ends the loop as before.
+   */
+  private carryPastCeiling(entry: PlannedCodon, outcome: CodonOutcome): CodonOutcome {
+    const { finish } = outcome;
+    if (entry.loop === undefined || finish.kind !== "budget-exceeded" || finish.scope !== "hank")
+      return outcome;
+    return this.spentCeiling(entry) === undefined ? outcome : { ...outcome, finish: { kind: "completed" } };
   }
 
   /** Makes a planned codon unfinished again (redo, start), so it runs and the cursor can find it. */
@@ -165,7 +206,7 @@ class RunDriver {
     }
     const terminateOn = terminateOnOf(this.input.hank, entry);
     const resume = this.resumeFor(entry, codon.continuationMode);
-    const outcome = await executeCodon({
+    const executed = await executeCodon({
       entry,
       codon,
       ...(terminateOn !== undefined && { terminateOn }),
@@ -178,6 +219,7 @@ class RunDriver {
       deps: this.deps,
       transitions: this.transitions,
     });
+    const outcome = this.carryPastCeiling(entry, executed);
     this.budgets.set(entry.runtimeId, budgetOutcome(outcome));
     this.lastRun = entry;
     const { sentinels } = this.deps;

@@ -41,6 +41,13 @@ export const CodonStartedData = z.strictObject({
   attempt: z.int().positive().optional(),
 });
 
+/** See `CodonCompletedData.notStarted`. */
+export const NotStarted = z.strictObject({
+  ceiling: z.string(),
+  iterationsLeft: z.int().positive().optional(),
+});
+export type NotStarted = z.infer<typeof NotStarted>;
+
 export const CodonCompletedData = z.strictObject({
   codonId: z.string(),
   success: z.boolean(),
@@ -63,6 +70,13 @@ export const CodonCompletedData = z.strictObject({
    * `CodonResultText`).
    */
   result: CodonResultText.optional(),
+  /**
+   * Addition: the codon completed without starting, because the run's ceiling (`--max-cost`,
+   * `--max-time`, `overrides.budget`) was spent before it (`onExceeded: complete`, the reference's
+   * starvation). It is not done: a later start with a higher ceiling runs it. `ceiling` names the limit
+   * in words; inside a loop, `iterationsLeft` counts the iterations (this one included) not run.
+   */
+  notStarted: NotStarted.optional(),
 });
 
 export const CodonExtendedData = z.strictObject({

@@ -219,6 +219,7 @@ function onCodonCompleted(draft: RunStateDraft, event: EventOf<"codon.completed"
     budgetExceeded: data.budgetExceeded ?? null,
     endReasons: data.endReasons ?? null,
     result: data.result ?? null,
+    notStarted: data.notStarted ?? null,
     endedAt: event.timestamp,
   }));
   const { state } = draft;

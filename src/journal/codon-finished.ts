@@ -7,7 +7,7 @@ import type { CodonRecord, RunState } from "./run-state.ts";
  */
 export function isCodonFinished(record: CodonRecord): boolean {
   return (
-    record.status === "completed" ||
+    (record.status === "completed" && record.notStarted === null) ||
     record.status === "skipped" ||
     (record.status === "failed" && record.failureIgnored)
   );

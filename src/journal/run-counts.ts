@@ -19,6 +19,8 @@ export interface RunCounts {
   /** Cut short by a runtime that died (journaled by the next start's recovery): runs again. */
   readonly interrupted: number;
   readonly skipped: number;
+  /** Completed without starting: the run's ceiling was spent before them; a later start runs them. */
+  readonly notStarted: number;
   /** Not ended yet: preparing, running, completing sentinels. */
   readonly active: number;
 }
@@ -29,7 +31,7 @@ export type CodonEnding = Exclude<keyof RunCounts, "total">;
 export function codonEnding(record: CodonRecord): CodonEnding {
   switch (record.status) {
     case "completed":
-      return "completed";
+      return record.notStarted === null ? "completed" : "notStarted";
     case "skipped":
       return "skipped";
     case "failed":
@@ -51,6 +53,7 @@ export function countCodons(records: readonly CodonRecord[]): RunCounts {
     stopped: 0,
     interrupted: 0,
     skipped: 0,
+    notStarted: 0,
     active: 0,
   };
   for (const record of records) counts[codonEnding(record)] += 1;

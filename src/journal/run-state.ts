@@ -10,6 +10,7 @@ import {
   IsoTimestamp,
   LoopTerminationReason,
 } from "../events/payloads-common.ts";
+import { NotStarted } from "../events/payloads-server-state.ts";
 import { RUN_STATUSES } from "../events/run-outcome.ts";
 
 /**
@@ -73,6 +74,12 @@ export const CodonRecord = z.strictObject({
    * existed still loads.
    */
   result: CodonResultText.nullable().default(null),
+  /**
+   * Set when the latest attempt completed without starting because the run's ceiling was spent
+   * (`codon.completed`'s `notStarted`): such a codon is not done, and a later start runs it. Defaults to
+   * null when read, so a `state.json` written before the field existed still loads.
+   */
+  notStarted: NotStarted.nullable().default(null),
   startedAt: IsoTimestamp.nullable(),
   endedAt: IsoTimestamp.nullable(),
 });
@@ -159,6 +166,7 @@ export function emptyCodonRecord(id: string): CodonRecord {
     budgetExceeded: null,
     endReasons: null,
     result: null,
+    notStarted: null,
     startedAt: null,
     endedAt: null,
   };

@@ -1,5 +1,6 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { RunCounts } from "./run-counts.ts";
+import type { CodonRecord } from "./run-state.ts";
 import type { CostSource } from "./run-view.ts";
 
 /**
@@ -8,11 +9,18 @@ import type { CostSource } from "./run-view.ts";
  */
 
 /** The counts said only when they are not zero, in this order. */
-const OPTIONAL_COUNTS = ["stopped", "interrupted", "skipped"] as const;
+const OPTIONAL_COUNTS = {
+  stopped: "stopped",
+  interrupted: "interrupted",
+  skipped: "skipped",
+  notStarted: "not started",
+} as const;
 
 /** `1 codon(s) completed, 0 failed, 0 ignored, 1 stopped`. */
 export function countsText(counts: RunCounts): string {
-  const extra = OPTIONAL_COUNTS.filter((key) => counts[key] > 0).map((key) => `, ${counts[key]} ${key}`);
+  const extra = (Object.keys(OPTIONAL_COUNTS) as (keyof typeof OPTIONAL_COUNTS)[])
+    .filter((key) => counts[key] > 0)
+    .map((key) => `, ${counts[key]} ${OPTIONAL_COUNTS[key]}`);
   return `${counts.completed} codon(s) completed, ${counts.failed} failed, ${counts.ignored} ignored${extra.join("")}`;
 }
 
@@ -30,3 +38,22 @@ export const OUTCOME_TITLES: Readonly<Record<RunOutcome, string>> = {
   aborted: "Run aborted",
   interrupted: "Run interrupted",
 };
+
+/**
+ * What a spent run ceiling left undone, from the codons that completed without starting:
+ * `run ceiling $0.0250 spent: 5 of 6 iterations of loop work not run; codon d not started`. Undefined
+ * when nothing was left undone.
+ */
+export function leftUndoneText(codons: readonly CodonRecord[]): string | undefined {
+  const starved = codons.filter((codon) => codon.notStarted !== null);
+  const first = starved[0]?.notStarted;
+  if (first == null) return undefined;
+  const parts = starved.map((codon) => {
+    const left = codon.notStarted?.iterationsLeft;
+    const hash = codon.id.lastIndexOf("#");
+    if (left === undefined || hash === -1) return `codon ${codon.id} not started`;
+    const ran = Number(codon.id.slice(hash + 1));
+    return `${left} of ${ran + left} iterations of ${codon.id.slice(0, hash)} not run`;
+  });
+  return `${first.ceiling} spent: ${parts.join("; ")}`;
+}

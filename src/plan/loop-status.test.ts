@@ -34,12 +34,16 @@ describe("loop status", () => {
     assert.throws(() => loopStatus(PLAN, "toString"), /"toString" is not in the execution plan/);
   });
 
-  it("reopens only a loop that ended with failure", () => {
+  it("reopens only a loop that ended with a failure or a spent budget", () => {
     assert.deepEqual(reopenLoop(endLoop(PLAN, "L", "failure"), "L").loops.L, {
       iteration: 2,
       terminated: false,
     });
-    assert.throws(() => reopenLoop(endLoop(PLAN, "L", "budget"), "L"), /cannot be reopened/);
+    assert.deepEqual(reopenLoop(endLoop(PLAN, "L", "budget"), "L").loops.L, {
+      iteration: 2,
+      terminated: false,
+    });
+    assert.throws(() => reopenLoop(endLoop(PLAN, "L", "iteration_limit"), "L"), /cannot be reopened/);
     assert.throws(() => reopenLoop(PLAN, "L"), /cannot be reopened/);
   });
 });

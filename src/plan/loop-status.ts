@@ -27,13 +27,14 @@ export function endLoop(plan: ExecutionPlan, loopId: string, cause: LoopEndCause
 
 /**
  * Reopens a loop that ended with `failure`, for a continuation run that retries the failed codon
- * (the failed iteration's remaining codons were kept in the plan for exactly this). Other causes are
- * final: reopening them is a bug and throws.
+ * (the failed iteration's remaining codons were kept in the plan for exactly this), or with `budget` at
+ * a codon a spent run ceiling did not start (kept likewise; the caller checks that it was so). Other
+ * causes are final: reopening them is a bug and throws.
  */
 export function reopenLoop(plan: ExecutionPlan, loopId: string): ExecutionPlan {
   const status = loopStatus(plan, loopId);
-  if (!status.terminated || status.endCause !== "failure") {
-    throw new Error(`Loop "${loopId}" cannot be reopened: it did not end with a failure`);
+  if (!status.terminated || (status.endCause !== "failure" && status.endCause !== "budget")) {
+    throw new Error(`Loop "${loopId}" cannot be reopened: it did not end with a failure or a spent ceiling`);
   }
   return withLoopStatus(plan, loopId, { iteration: status.iteration, terminated: false });
 }

@@ -16,6 +16,8 @@ export type BudgetScope = "codon" | "loop" | "hank";
  *   out under `onExceeded: fail` (a loop or hank budget still ends the loop: ignoring the failure does
  *   not give the money back).
  * - `failed`: failed for good under `abort` (or `retry` with attempts spent): this run stops.
+ * - `not-started`: the run's ceiling was spent before the codon could start; it completed without
+ *   starting (`onExceeded: complete`), and a later start with a higher ceiling runs it.
  */
 export type CodonFinish =
   | { readonly kind: "completed" }
@@ -23,7 +25,8 @@ export type CodonFinish =
   | { readonly kind: "context-exceeded" }
   | { readonly kind: "budget-exceeded"; readonly scope: BudgetScope }
   | { readonly kind: "failed-ignored"; readonly budget?: BudgetScope }
-  | { readonly kind: "failed" };
+  | { readonly kind: "failed" }
+  | { readonly kind: "not-started" };
 
 /** What a stop rule sees: a codon of a loop that just finished, and the loop's stop condition. */
 export interface LoopCodonFinish {
@@ -47,10 +50,14 @@ export type LoopStopRule = (input: LoopCodonFinish) => LoopStop | undefined;
  * A loop or hank budget ran out at this codon, whatever its position and whether the codon completed
  * or failed with the failure ignored: the loop ends here.
  */
-export const stopOnBudget: LoopStopRule = ({ finish }) =>
-  budgetScopeOf(finish) !== undefined && budgetScopeOf(finish) !== "codon"
+export const stopOnBudget: LoopStopRule = ({ finish }) => {
+  // A codon the run's spent ceiling did not start ends its loop with the rest of its iteration kept, so
+  // that a later start with a higher ceiling reopens the loop there (`reopenLoop`).
+  if (finish.kind === "not-started") return { cause: "budget", dropRemaining: false };
+  return budgetScopeOf(finish) !== undefined && budgetScopeOf(finish) !== "codon"
     ? { cause: "budget", dropRemaining: true }
     : undefined;
+};
 
 /** The budget that ran out at this finish, if one did. */
 function budgetScopeOf(finish: CodonFinish): BudgetScope | undefined {
@@ -84,6 +91,7 @@ export function carriesOn(finish: CodonFinish): boolean {
     }
     case "context-exceeded":
     case "failed":
+    case "not-started":
       return false;
   }
 }

@@ -81,12 +81,7 @@ export async function resumePoint(
       message: `The hank no longer matches this execution (missing: ${missing.map((e) => e.runtimeId).join(", ")}). Use --start-new to run it fresh.`,
     };
   }
-  // A loop that ended on a codon's failure is reopened: that codon runs again and the loop carries on.
-  let plan = carried;
-  for (const [loopId, status] of Object.entries(plan.loops)) {
-    if (status.endCause === "failure") plan = reopenLoop(plan, loopId);
-  }
-  plan = continueRaisedLimits(hank, plan);
+  const plan = continueRaisedLimits(hank, reopenUnfinishedLoops(hank, carried, state));
   const reshaped = loopsWithChangedBody(hank, plan);
   if (reshaped.length > 0) {
     return {
@@ -96,6 +91,37 @@ export async function resumePoint(
   }
   if (isPlanFinished(plan, finishedCodonIds(state))) return { kind: "done", plan };
   return { kind: "continue", plan };
+}
+
+/**
+ * The plan a continuation starts from: a loop that ended on a codon's failure, or at a codon a spent
+ * run ceiling did not start, is reopened there; that codon runs again and the loop carries on (a
+ * ceiling still spent starves it again). Every other end is final.
+ */
+export function reopenUnfinishedLoops(hank: HankFile, plan: ExecutionPlan, state: RunState): ExecutionPlan {
+  let reopened = plan;
+  const starvedLoops = loopsWithStarvedCodons(hank, state);
+  for (const [loopId, status] of Object.entries(plan.loops)) {
+    const starved = status.endCause === "budget" && starvedLoops.has(loopId);
+    if (status.endCause === "failure" || starved) reopened = reopenLoop(reopened, loopId);
+  }
+  return reopened;
+}
+
+/** The loops whose latest codon record completed without starting (a spent run ceiling starved it). */
+function loopsWithStarvedCodons(hank: HankFile, state: RunState): Set<string> {
+  const loopOfCodon = new Map<string, string>();
+  for (const item of hank.hank) {
+    if (item.type === "loop") for (const codon of item.codons) loopOfCodon.set(codon.id, item.id);
+  }
+  const loops = new Set<string>();
+  for (const record of state.codons) {
+    if (record.notStarted === null) continue;
+    const hash = record.id.lastIndexOf("#");
+    const loopId = hash === -1 ? undefined : loopOfCodon.get(record.id.slice(0, hash));
+    if (loopId !== undefined) loops.add(loopId);
+  }
+  return loops;
 }
 
 /**

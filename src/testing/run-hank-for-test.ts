@@ -14,7 +14,14 @@ import { createScriptedHarness } from "../harness/scripted/index.ts";
 import type { DataOf, EventOf, JournaledEvent, JournaledType, RunState } from "../journal/index.ts";
 import { type EventBus, JournalWriter } from "../journal/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
-import { createRunChannels, drainBus, openRunSink, type RunChannels, runWorkspace } from "../runner/index.ts";
+import {
+  createRunChannels,
+  drainBus,
+  openRunSink,
+  type RunChannels,
+  reopenUnfinishedLoops,
+  runWorkspace,
+} from "../runner/index.ts";
 import { countingIds } from "./counting-ids.ts";
 import { createEventWaiters, type EventWaiters } from "./event-waiters.ts";
 import { createFakeClock, type FakeClock } from "./fake-clock.ts";
@@ -122,7 +129,12 @@ export function startHankForTest(options: HankTestOptions): RunningHankTest {
     clock,
     newId: countingIds(runNumber === 1 ? "s" : `s${runNumber}`),
   });
-  const plan = options.plan ?? previous?.result.plan;
+  // As a restarted runtime does: loops that ended unfinished (a failure, a spent ceiling) reopen.
+  const plan =
+    options.plan ??
+    (previous === undefined
+      ? undefined
+      : reopenUnfinishedLoops(prepared.hank, previous.result.plan, previous.state));
   const running = runWorkspace({
     hank: prepared.hank,
     hankDir: prepared.hankDir,

@@ -1,6 +1,6 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { DataOf } from "../journal/index.ts";
-import { costNote, countsText } from "../journal/run-words.ts";
+import { costNote, countsText, leftUndoneText } from "../journal/run-words.ts";
 import { count, dollars, seconds } from "./text.ts";
 import type { TuiState } from "./tui-model.ts";
 
@@ -24,6 +24,8 @@ export function summaryLines(
     `Cost       ${dollars(totals.costUsd)}${costNote(totals.costSource)}`,
     `Time       ${outcome.durationMs === undefined ? "-" : seconds(outcome.durationMs)}`,
   ];
+  const undone = leftUndoneText(state.run.view().state.codons);
+  if (undone !== undefined) lines.push(`Undone     ${undone}`);
   if (server !== undefined && server.agentRootPath !== "") lines.push(`Workspace  ${server.agentRootPath}`);
   if (server?.outputDirectory !== undefined) lines.push(`Outputs    ${server.outputDirectory}`);
   if (server !== undefined && server.executionPath !== "" && outcome.kind !== "completed") {

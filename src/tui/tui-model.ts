@@ -1,6 +1,6 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { DataOf } from "../journal/index.ts";
-import type { RunCounts } from "../journal/run-counts.ts";
+import { countCodons, type RunCounts } from "../journal/run-counts.ts";
 import { type CostSource, RunViewFold } from "../journal/run-view.ts";
 
 /**
@@ -116,18 +116,11 @@ export function initialTuiState(now: number): TuiState {
     phase: "starting",
     lastEventAt: now,
     totals: {
+      ...countCodons([]),
       costUsd: 0,
       costSource: "none",
       inputTokens: 0,
       outputTokens: 0,
-      total: 0,
-      completed: 0,
-      failed: 0,
-      ignored: 0,
-      stopped: 0,
-      interrupted: 0,
-      skipped: 0,
-      active: 0,
     },
     rollbackTargets: [],
     lastSeq: 0,

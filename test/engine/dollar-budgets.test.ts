@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { hankOf, runHankForTest, scriptedCodon } from "../../src/testing/index.ts";
+import { hankOf, runHankForTest, scriptedCodon, scriptedLoop } from "../../src/testing/index.ts";
 import { lifecycle, STOPPED, spend } from "./support.ts";
 
 describe("shared budget starvation (scenario 12)", () => {
@@ -191,29 +191,111 @@ describe("other limits", () => {
     );
   });
 
-  it("a spent ceiling starts no further codon: the run fails saying so, and a higher one continues", async (t) => {
+  it("a spent ceiling starves the codons after it: they complete without starting, the run completes, and a higher ceiling runs exactly them", async (t) => {
     const hank = hankOf(
       [scriptedCodon("a", spend(0.6)), scriptedCodon("b", spend(0.6)), scriptedCodon("c", "@write c.txt c")],
       { overrides: { budget: { maxDollars: 5 } } },
     );
     const first = await runHankForTest({ hank, options: { maxCostUsd: 1 } });
     t.after(first.remove);
-    assert.deepEqual(lifecycle(first.events), ["started a", "completed a ok", "started b", "completed b ok"]);
+    assert.deepEqual(lifecycle(first.events), [
+      "started a",
+      "completed a ok",
+      "started b",
+      "completed b ok",
+      "completed c ok",
+    ]);
+    assert.deepEqual([first.result.status, first.result.exitCode], ["completed", 0]);
+    const c = first.data("codon.completed")[2];
     assert.deepEqual(
-      { status: first.result.status, exitCode: first.result.exitCode, message: first.result.message },
+      { notStarted: c?.notStarted, budgetExceeded: c?.budgetExceeded, cost: c?.cost },
       {
-        status: "failed",
-        exitCode: 1,
-        message:
-          "Budget reached: the run's budget of $1.0000 is spent ($1.2000); codon c not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.",
+        notStarted: { ceiling: "run ceiling $1.0000" },
+        budgetExceeded: { currency: "cost", limit: 1, used: 1.2 },
+        cost: 0,
       },
     );
     assert.equal(existsSync(join(first.agentRoot, "c.txt")), false);
     const again = await runHankForTest({ hank, continueFrom: first, options: { maxCostUsd: 1 } });
-    assert.deepEqual(lifecycle(again.events), [], "still spent: nothing starts on a resume");
-    assert.equal(again.result.status, "failed");
+    assert.deepEqual(lifecycle(again.events), ["completed c ok"], "still spent: c starves again");
     const raised = await runHankForTest({ hank, continueFrom: again, options: { maxCostUsd: 2 } });
     assert.deepEqual(lifecycle(raised.events), ["started c", "completed c ok"]);
+    assert.equal(raised.result.status, "completed");
+    assert.equal(existsSync(join(raised.agentRoot, "c.txt")), true);
+    assert.equal(raised.state.codons.find((codon) => codon.id === "c")?.notStarted, null);
+  });
+
+  it("under onExceeded: fail a spent ceiling fails the run, naming the run ceiling", async (t) => {
+    // a may overspend (its own onExceeded: complete); the run ceiling it spends fails the run before b.
+    const hank = hankOf(
+      [
+        scriptedCodon("a", `${spend(0.6)}\n${spend(0.6)}`, { budget: { onExceeded: "complete" } }),
+        scriptedCodon("b", spend(0.1)),
+      ],
+      { overrides: { budget: { maxDollars: 1, onExceeded: "fail" } } },
+    );
+    const run = await runHankForTest({ hank });
+    t.after(run.remove);
+    assert.deepEqual(
+      { status: run.result.status, exitCode: run.result.exitCode, message: run.result.message },
+      {
+        status: "failed",
+        exitCode: 1,
+        message:
+          "Budget reached: the run ceiling of $1.0000 is spent ($1.2000); codon b not started. Raise --max-cost / --max-time (or the hank's overrides.budget) and run again to continue.",
+      },
+    );
+  });
+
+  it("a ceiling spent inside a loop ends it saying what it left undone; a higher ceiling runs exactly that", async (t) => {
+    const hank = hankOf([
+      scriptedLoop("work", { type: "iterationLimit", limit: 6 }, [scriptedCodon("step", spend(0.01))]),
+      scriptedCodon("d", "@write d.txt d"),
+    ]);
+    const first = await runHankForTest({ hank, options: { maxCostUsd: 0.015 } });
+    t.after(first.remove);
+    assert.deepEqual(lifecycle(first.events), [
+      "started step#0",
+      "completed step#0 ok",
+      "iteration work#0",
+      "started step#1",
+      "completed step#1 ok",
+      "iteration work#1",
+      "completed step#2 ok",
+      "final work#2 -",
+      "completed d ok",
+    ]);
+    assert.deepEqual([first.result.status, first.result.exitCode], ["completed", 0]);
+    assert.deepEqual(first.data("codon.completed")[2]?.notStarted, {
+      ceiling: "run ceiling $0.0150",
+      iterationsLeft: 4,
+    });
+    assert.ok(
+      first
+        .data("info")
+        .some(
+          (info) =>
+            info.message ===
+            "Loop work ended: the run ceiling $0.0150 is spent; 4 iteration(s) not run (a later start with a higher ceiling runs them)",
+        ),
+    );
+    const raised = await runHankForTest({ hank, continueFrom: first, options: { maxCostUsd: 1 } });
+    assert.deepEqual(lifecycle(raised.events), [
+      "started step#2",
+      "completed step#2 ok",
+      "iteration work#2",
+      "started step#3",
+      "completed step#3 ok",
+      "iteration work#3",
+      "started step#4",
+      "completed step#4 ok",
+      "iteration work#4",
+      "started step#5",
+      "completed step#5 ok",
+      "final work#5 iteration_limit",
+      "started d",
+      "completed d ok",
+    ]);
     assert.equal(raised.result.status, "completed");
   });
 

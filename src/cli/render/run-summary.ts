@@ -1,7 +1,7 @@
 import type { RunOutcome } from "../../events/run-outcome.ts";
 import { isTerminalCodonStatus, type RunState } from "../../journal/index.ts";
 import type { CostSource, RunView } from "../../journal/run-view.ts";
-import { costNote, countsText, OUTCOME_TITLES } from "../../journal/run-words.ts";
+import { costNote, countsText, leftUndoneText, OUTCOME_TITLES } from "../../journal/run-words.ts";
 import { groupThousands } from "../../util/group-thousands.ts";
 
 /**
@@ -41,8 +41,16 @@ export function renderRunSummary(view: RunView, outcome: RunOutcome, elapsedMs: 
     `  Tokens:    ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out${cache}`,
     `  Cost:      $${totals.cost.toFixed(4)}${costNote(view.costSource)}`,
     `  Elapsed:   ${formatDuration(elapsedMs)}`,
+    ...undoneLine(view),
     ...dataSourceLine(view.dataSourceChangedBy),
   ];
+}
+
+/** Said only when a spent run ceiling left work undone, with how to get it done. */
+function undoneLine(view: RunView): string[] {
+  const undone = leftUndoneText(view.state.codons);
+  if (undone === undefined) return [];
+  return [`  Undone:    ${undone} (raise the ceiling and run the execution again to do it)`];
 }
 
 /** Said only when it happened: the agent changed the data it was told is read-only. */

@@ -4,6 +4,7 @@ import { totalTokens } from "../../events/token-usage.ts";
 import type { RunCounts } from "../../journal/run-counts.ts";
 import type { CodonRecord } from "../../journal/run-state.ts";
 import { RunViewFold } from "../../journal/run-view.ts";
+import { leftUndoneText } from "../../journal/run-words.ts";
 
 /**
  * What the execution page shows, folded from the journal one event at a time: the run view every face
@@ -96,6 +97,11 @@ export class ExecutionModel {
 
   get counts(): RunCounts {
     return this.#run.view().counts;
+  }
+
+  /** What a spent run ceiling left undone, in words; undefined when nothing was. */
+  get undone(): string | undefined {
+    return leftUndoneText(this.#run.view().state.codons);
   }
 
   get runCount(): number {

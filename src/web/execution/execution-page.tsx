@@ -58,7 +58,12 @@ function ExecutionBody(props: {
     <div className="execution-layout">
       <Timeline entries={model.timeline} selected={selectedId} onSelect={setPicked} />
       <main>
-        <OutcomeBanner outcome={model.outcome} rollback={model.rollback} counts={model.counts} />
+        <OutcomeBanner
+          outcome={model.outcome}
+          rollback={model.rollback}
+          counts={model.counts}
+          undone={model.undone}
+        />
         {store.notice !== undefined && (
           <p className="notice" role="alert">
             {store.notice}

@@ -17,6 +17,7 @@ export function OutcomeBanner(props: {
   readonly outcome: Outcome;
   readonly rollback: RollbackView | undefined;
   readonly counts: RunCounts;
+  readonly undone: string | undefined;
 }) {
   const { outcome, rollback, counts } = props;
   const cause = outcome.kind === "waiting" ? outcome.message : "cause" in outcome ? outcome.cause : undefined;
@@ -32,6 +33,11 @@ export function OutcomeBanner(props: {
       {counts.total > 0 && (
         <p className="counts" data-counts={JSON.stringify(counts)}>
           {countsText(counts)}
+        </p>
+      )}
+      {props.undone !== undefined && (
+        <p className="undone" data-undone>
+          Left undone: {props.undone}. Raise the ceiling and run the execution again to do it.
         </p>
       )}
       {rollback !== undefined && (
