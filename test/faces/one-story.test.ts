@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { renderRunSummary } from "../../src/cli/render/run-summary.ts";
 import { type JournaledEvent, readAll } from "../../src/journal/index.ts";
+import { viewOf } from "../../src/journal/run-view.ts";
 import {
   createFakeClock,
   hankOf,
@@ -117,6 +119,31 @@ describe("every face tells the same story of a run", () => {
     });
     t.after(run.remove);
     assertOneStory(run.events, { counts: "2 codon(s) completed, 0 failed, 0 ignored", outcome: "completed" });
+  });
+
+  it("a run ceiling spent inside a loop: the codons it starved are counted not started, and the run completes", async (t) => {
+    const spend = "@usage input=100 output=50 cost=0.01";
+    const run = await runHankForTest({
+      hank: hankOf([
+        scriptedLoop("work", { type: "iterationLimit", limit: 6 }, [scriptedCodon("step", spend)]),
+        scriptedCodon("d", "@write d.txt d"),
+      ]),
+      options: { maxCostUsd: 0.015 },
+    });
+    t.after(run.remove);
+    assertOneStory(run.events, {
+      counts: "2 codon(s) completed, 0 failed, 0 ignored, 2 not started",
+      outcome: "completed",
+    });
+    const printed: string[] = [];
+    const view = viewOf(run.events);
+    printed.push(...renderRunSummary(view, "completed", 0));
+    assert.ok(
+      printed.includes(
+        "  Undone:    run ceiling $0.0150 spent: 4 of 6 iterations of step not run; codon d not started (raise the ceiling and run the execution again to do it)",
+      ),
+      printed.join("\n"),
+    );
   });
 
   it("a loop ended by context exhaustion: every iteration's codon counted once", async (t) => {
