@@ -98,6 +98,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const { runCheckpointsCommand } = await import("./rollback/checkpoints-command.ts");
       return runCheckpointsCommand(command.options, io);
     }
+    case "view": {
+      const { runViewCommand } = await import("./view/view-command.ts");
+      const columns = io.stdout.columns ?? columnsFromEnv(io.env);
+      return runViewCommand(command.options, io, {
+        color: colorWanted(io.stdout.isTTY, io.env),
+        width: renderWidth(columns),
+      });
+    }
   }
 }
 

@@ -160,11 +160,10 @@ export class ClientConnection {
     }
     const journal = host.layout?.eventsPath;
     const history = handshakeHistory(journal, handshake.data.sendPreviousEvents === true);
-    this.#setMode(handshake.data.mode);
+    const mode = host.viewOnly ? "readonly" : handshake.data.mode;
+    this.#setMode(mode);
     if (handshake.data.batchEvents === true) this.#writer.batchEvents(eventBatchFrames(this.#context.frames));
-    void this.#writer.send(
-      handshakeFrame({ clientId: this.clientId, mode: handshake.data.mode, ...history }),
-    );
+    void this.#writer.send(handshakeFrame({ clientId: this.clientId, mode, ...history }));
     // After the response: a catch-up from `fromSeq` is delivered inline, before `subscribe` returns.
     if (this.#subscription === undefined) {
       const feed = new ClientFeed(

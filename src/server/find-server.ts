@@ -21,10 +21,13 @@ export function servedPortOf(executionDir: string): ServedPort {
     case "free":
       return {
         ok: false,
-        message: `No run is live in ${executionDir} (no runtime lock). Start it with: hankweave --execution ${executionDir}`,
+        message: `No run is live in ${executionDir} (no runtime lock). Look at how it went with: hankweave view ${executionDir} (or continue it with: hankweave --execution ${executionDir})`,
       };
     case "stale":
-      return { ok: false, message: `The run in ${executionDir} is not live any more (${lock.reason}).` };
+      return {
+        ok: false,
+        message: `The run in ${executionDir} is not live any more (${lock.reason}). Look at how it went with: hankweave view ${executionDir}`,
+      };
     case "live":
       if (lock.holder.port === undefined || lock.holder.port === 0) {
         return {

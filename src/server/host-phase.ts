@@ -25,6 +25,11 @@ export interface LiveExecutionOptions {
    * on the same execution. Otherwise the host ends with the run.
    */
   readonly stayOpen: boolean;
+  /**
+   * Serve this execution as it stands, read-only (`hankweave view`): its journal is the history, no
+   * run starts, and every client is read-only whatever it asks. The host stays until shut down.
+   */
+  readonly view?: ExecutionLayout;
 }
 
 /** Why a rollback cannot start in this phase and status, or undefined when it can. Pure. */

@@ -79,6 +79,19 @@ export class LiveExecution {
     });
     const external = options.execution.signal;
     external?.addEventListener("abort", () => this.shutdown(reasonOf(external)), { once: true });
+    if (options.view !== undefined) this.#openForViewing(options.view);
+  }
+
+  /** Serves a finished (or idle) execution from its journal: ended, with nothing to run. */
+  #openForViewing(layout: ExecutionLayout): void {
+    this.#layout = layout;
+    this.#phase = "ended";
+    this.#markFirstOpened(layout);
+  }
+
+  /** Every client is read-only: the execution is only looked at (`hankweave view`). */
+  get viewOnly(): boolean {
+    return this.#options.view !== undefined;
   }
 
   get phase(): HostPhase {

@@ -7,7 +7,7 @@ import type { ParsedArgs } from "../parsed-args.ts";
 import { checkpointsHelp, rollbackHelp } from "./rollback-help.ts";
 import type { RollbackOptions } from "./subcommand-command.ts";
 
-export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints"];
+export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints", "view"];
 
 const ROLLBACK_USAGE =
   "Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart], or hankweave rollback --abandon -e <execution>";
@@ -23,6 +23,7 @@ export function parseSubcommand(
   cwd: string,
   parseRun: (argv: readonly string[], cwd: string) => ParsedArgs,
 ): ParsedArgs {
+  if (name === "view") return parseViewArgs(args, cwd);
   return name === "checkpoints" ? parseCheckpointsArgs(args, cwd) : parseRollbackArgs(args, cwd, parseRun);
 }
 
@@ -168,6 +169,44 @@ function parseCheckpointsArgs(args: readonly string[], cwd: string): ParsedArgs 
     command: { kind: "checkpoints", options: { execution: resolve(cwd, execution), json } },
     warnings: [],
   };
+}
+
+const VIEW_USAGE = "Usage: hankweave view <execution> [--port <n>] [--open]";
+
+function viewHelp(): string {
+  return `${VIEW_USAGE}
+
+Serves an execution as it stands, read-only: its web page (/ui/) from its journal, and on a
+terminal its final TUI screen. Nothing runs; every client is read-only. Ctrl-C stops serving.
+
+  --port <n>   the server's port (default: any free one)
+  --open       open the web page in the desktop's browser
+`;
+}
+
+function parseViewArgs(args: readonly string[], cwd: string): ParsedArgs {
+  let execution: string | undefined;
+  let port: number | undefined;
+  let open = false;
+  for (let index = 0; index < args.length; index++) {
+    const token = args[index] ?? "";
+    if (token === "-h" || token === "--help") {
+      return { ok: true, command: { kind: "subcommand-help", text: viewHelp() }, warnings: [] };
+    }
+    if (token === "--open") open = true;
+    else if (token === "--port") {
+      const value = Number(args[++index]);
+      if (!Number.isInteger(value) || value < 0 || value > 65535)
+        return fail(`Flag '--port' needs a port number (0 to 65535). ${VIEW_USAGE}`);
+      port = value;
+    } else if (token === "-e" || token === "--execution") execution = args[++index];
+    else if (!token.startsWith("-") && execution === undefined) execution = token;
+    else return fail(`Unknown argument '${token}' for view. ${VIEW_USAGE}`);
+  }
+  if (execution === undefined || execution === "")
+    return fail(`view needs an execution directory. ${VIEW_USAGE}`);
+  const options = { execution: resolve(cwd, execution), open, ...(port !== undefined && { port }) };
+  return { ok: true, command: { kind: "view", options }, warnings: [] };
 }
 
 function fail(message: string): ParsedArgs {

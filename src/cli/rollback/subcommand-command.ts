@@ -28,7 +28,15 @@ export interface CheckpointsOptions {
   readonly json: boolean;
 }
 
+/** `hankweave view <execution> [--port N] [--open]`: a finished execution, served read-only. */
+export interface ViewOptions {
+  readonly execution: string;
+  readonly port?: number;
+  readonly open: boolean;
+}
+
 export type SubcommandCommand =
   | { readonly kind: "rollback"; readonly options: RollbackOptions }
+  | { readonly kind: "view"; readonly options: ViewOptions }
   | { readonly kind: "checkpoints"; readonly options: CheckpointsOptions }
   | { readonly kind: "subcommand-help"; readonly text: string };
