@@ -64,7 +64,7 @@ describe("hankweave view <execution>", { timeout: 60_000 }, () => {
     );
     const list = replies.find((f) => f.type === "checkpoint.list");
     assert.deepEqual(
-      (list?.data.checkpoints as { codonId: string }[]).map((c) => c.codonId),
+      ((list?.data.checkpoints ?? []) as { codonId: string }[]).map((c) => c.codonId),
       ["a", "b"],
     );
     stream.close();
