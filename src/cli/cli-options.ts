@@ -18,6 +18,8 @@ export interface CliOptions {
   readonly force: boolean;
   readonly yes: boolean;
   readonly headless: boolean;
+  /** `--json`: the result as one JSON object on stdout (a run is headless then). */
+  readonly json: boolean;
   /** `--open`: print the run's web page address and open it in a browser. */
   readonly open?: boolean;
   /** Run-wide ceiling in US dollars, > 0. */
@@ -101,7 +103,8 @@ export function readCliOptions(
     startNew: raw.startNew === true,
     force: raw.force === true,
     yes: raw.yes === true,
-    headless: raw.headless === true,
+    headless: raw.headless === true || raw.json === true,
+    json: raw.json === true,
     ...optional("open", raw.open === true ? true : undefined),
     overwriteOutput: raw.overwriteOutput === true,
     copy: raw.copy === true,

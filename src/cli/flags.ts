@@ -87,6 +87,12 @@ export const FLAGS: readonly FlagSpec[] = [
     description: "No TUI: print plain progress lines and start at once.",
   },
   {
+    long: "--json",
+    kind: "boolean",
+    description:
+      "With --validate or a run: one JSON object on stdout at the end (a run is then headless; progress stays on stderr).",
+  },
+  {
     long: "--max-cost",
     kind: "value",
     valueName: "usd",

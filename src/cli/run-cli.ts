@@ -98,6 +98,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const { runCheckpointsCommand } = await import("./rollback/checkpoints-command.ts");
       return runCheckpointsCommand(command.options, io);
     }
+    case "ls": {
+      const { runLsCommand } = await import("./ls/ls-command.ts");
+      return runLsCommand(command.options, io);
+    }
     case "view": {
       const { runViewCommand } = await import("./view/view-command.ts");
       const columns = io.stdout.columns ?? columnsFromEnv(io.env);

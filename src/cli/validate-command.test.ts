@@ -25,6 +25,7 @@ function options(fields: Partial<CliOptions>): CliOptions {
     force: false,
     yes: false,
     headless: true,
+    json: false,
     overwriteOutput: false,
     copy: false,
     ignoreRigFailures: false,

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import type { ValidationIssue } from "../hank/issues.ts";
+import { formatJsonPath, type ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
 import { budgetTable, validateHank } from "../hank/validate/index.ts";
 import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
@@ -31,6 +31,7 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
   if (!loaded.ok) {
     const shown = displayPath(options.hankPath, environment.cwd);
     const issue = withDisplayFile(loaded.issue, environment.cwd);
+    if (options.json) return { exitCode: 1, stdout: validationJson(shown, false, [issue]) };
     const stdout = renderLoadFailure(environment.runtime, shown, issue, environment.render);
     return { exitCode: 1, stdout };
   }
@@ -47,6 +48,10 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
     }),
   });
   const shownPath = displayPath(loaded.hankPath, environment.cwd);
+  if (options.json) {
+    const issues = report.issues.map((issue) => withDisplayFile(issue, environment.cwd));
+    return { exitCode: report.ok ? 0 : 1, stdout: validationJson(shownPath, report.ok, issues) };
+  }
   const stdout = renderValidationReport(
     {
       runtime: environment.runtime,
@@ -58,6 +63,26 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
     environment.render,
   );
   return { exitCode: report.ok ? 0 : 1, stdout };
+}
+
+/**
+ * `--validate --json`: one object, `{ ok, hank, errors, warnings, issues }`, each issue with its code,
+ * severity, JSON path (as written in the hank, `hank[1].codons[0].model`, and as an array), file,
+ * message and fix.
+ */
+function validationJson(hank: string, ok: boolean, issues: readonly ValidationIssue[]): string {
+  const count = (severity: string) => issues.filter((issue) => issue.severity === severity).length;
+  const listed = issues.map((issue) => ({
+    severity: issue.severity,
+    code: issue.code,
+    path: formatJsonPath(issue.path),
+    pathParts: issue.path,
+    ...(issue.file !== undefined && { file: issue.file }),
+    message: issue.message,
+    fix: issue.hint,
+  }));
+  const summary = { ok, hank, errors: count("error"), warnings: count("warning"), issues: listed };
+  return `${JSON.stringify(summary)}\n`;
 }
 
 /** Issues name their file relative to the cwd, like every other path in the report. */

@@ -7,7 +7,7 @@ import type { ParsedArgs } from "../parsed-args.ts";
 import { checkpointsHelp, rollbackHelp } from "./rollback-help.ts";
 import type { RollbackOptions } from "./subcommand-command.ts";
 
-export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints", "view"];
+export const SUBCOMMANDS: readonly string[] = ["rollback", "checkpoints", "view", "ls"];
 
 const ROLLBACK_USAGE =
   "Usage: hankweave rollback <target> -e <execution> [--type <type>] [--restart], or hankweave rollback --abandon -e <execution>";
@@ -24,6 +24,7 @@ export function parseSubcommand(
   parseRun: (argv: readonly string[], cwd: string) => ParsedArgs,
 ): ParsedArgs {
   if (name === "view") return parseViewArgs(args, cwd);
+  if (name === "ls") return parseLsArgs(args);
   return name === "checkpoints" ? parseCheckpointsArgs(args, cwd) : parseRollbackArgs(args, cwd, parseRun);
 }
 
@@ -169,6 +170,21 @@ function parseCheckpointsArgs(args: readonly string[], cwd: string): ParsedArgs 
     command: { kind: "checkpoints", options: { execution: resolve(cwd, execution), json } },
     warnings: [],
   };
+}
+
+const LS_USAGE = "Usage: hankweave ls [--json]";
+
+function parseLsArgs(args: readonly string[]): ParsedArgs {
+  let json = false;
+  for (const token of args) {
+    if (token === "-h" || token === "--help") {
+      const text = `${LS_USAGE}\n\nLists the executions (HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR, default ~/.hankweave-executions)\nwith their state, last activity, cost, hank and directory. --json prints one object.\n`;
+      return { ok: true, command: { kind: "subcommand-help", text }, warnings: [] };
+    }
+    if (token === "--json") json = true;
+    else return fail(`Unknown argument '${token}' for ls. ${LS_USAGE}`);
+  }
+  return { ok: true, command: { kind: "ls", options: { json } }, warnings: [] };
 }
 
 const VIEW_USAGE = "Usage: hankweave view <execution> [--port <n>] [--open]";

@@ -35,7 +35,13 @@ export interface ViewOptions {
   readonly open: boolean;
 }
 
+/** `hankweave ls [--json]`: the executions with their hank, data, state, last activity and cost. */
+export interface LsOptions {
+  readonly json: boolean;
+}
+
 export type SubcommandCommand =
+  | { readonly kind: "ls"; readonly options: LsOptions }
   | { readonly kind: "rollback"; readonly options: RollbackOptions }
   | { readonly kind: "view"; readonly options: ViewOptions }
   | { readonly kind: "checkpoints"; readonly options: CheckpointsOptions }

@@ -10,6 +10,7 @@ import {
 import type { CliIo } from "../cli-io.ts";
 import type { CliOptions } from "../cli-options.ts";
 import { type RenderOptions, tuiWanted } from "../render/style.ts";
+import { runJson } from "./json-summary.ts";
 import { renderInvalidHank } from "./load-and-validate.ts";
 import { openWebPage, webPageLine } from "./open-web-page.ts";
 import { closingLines, progressPrinter } from "./progress-printer.ts";
@@ -80,6 +81,7 @@ export async function runHankCommand(
   const end = tui ? await watchWithTui(host, server, access.policy.token, render) : await host.ended;
   await server.close();
   io.stderr.write(report(end, options, io, render, tui));
+  if (options.json) io.stdout.write(runJson(end));
   return end.exitCode;
 }
 
