@@ -124,7 +124,7 @@ export function lintVerb(context: LoopsContext, file: string): number {
     return EXIT_USAGE;
   }
   printIssues(context, loaded.warnings);
-  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition.hank));
+  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition));
   context.print(admissionText(report).trimEnd());
   context.print(
     report.admitted

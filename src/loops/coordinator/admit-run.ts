@@ -1,6 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadHankFile } from "../../hank/load.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
 import {
@@ -8,7 +7,6 @@ import {
   type AdmissionWarning,
   type AdmitRefusalCode,
   admissionReport,
-  type BodyFacts,
   FALLBACK_ADVICE,
 } from "../model/admission.ts";
 import { ZERO_METERS } from "../model/budgets.ts";
@@ -23,6 +21,7 @@ import {
 } from "../model/limits.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
+import { bodyFacts } from "./body-facts.ts";
 import { pinFiles, pinnedDirFor, removePinned } from "./pin-files.ts";
 
 export interface AdmitRequest {
@@ -75,7 +74,7 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const key = request.idempotencyKey ?? runKey(d.id, request.trigger ?? "manual", request.occurrence ?? now);
   const existing = await store.findRunByKey(d.id, key);
   if (existing !== undefined) return { kind: "duplicate", run: existing };
-  const report = admissionReport(d, bodyFacts(d.hank), join(request.home, "runs"));
+  const report = admissionReport(d, bodyFacts(d), join(request.home, "runs"));
   const refusal = refusalOf(request, report);
   if (refusal !== undefined) return refusal;
   const limits = resolveLimits(d.kind, definitionLimits(d), request.limitConfig, request.overrides);
@@ -182,27 +181,4 @@ function changedFiles(before: Readonly<Record<string, string>>, pins: readonly P
   const now = new Map(pins.map((pin) => [pin.label, pin.sha256]));
   const labels = new Set([...Object.keys(before), ...now.keys()]);
   return [...labels].filter((label) => before[label] !== now.get(label)).sort();
-}
-
-/** What admission needs from the body, read from the hank as written. */
-export function bodyFacts(hankPath: string): BodyFacts {
-  const loaded = loadHankFile(hankPath, process.cwd());
-  if (!loaded.ok) return { checkpoints: false, hasTools: false, dollarBudgets: false };
-  const codons = codonsOf(loaded.raw);
-  return {
-    checkpoints: codons.some((c) => Array.isArray(c.checkpointedFiles) && c.checkpointedFiles.length > 0),
-    // Every harness we run gives its agent tools; a body with no codon cannot act.
-    hasTools: codons.length > 0,
-    dollarBudgets: JSON.stringify(loaded.raw).includes('"maxDollars"'),
-  };
-}
-
-function codonsOf(raw: unknown): Array<Record<string, unknown>> {
-  const items = (raw as { hank?: unknown })?.hank;
-  if (!Array.isArray(items)) return [];
-  return items.flatMap((item: Record<string, unknown>) =>
-    item?.type === "loop" && Array.isArray(item.codons)
-      ? (item.codons as Array<Record<string, unknown>>)
-      : [item],
-  );
 }
