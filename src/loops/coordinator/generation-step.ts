@@ -200,11 +200,13 @@ async function withStopWatch(
     }
   }, deps.pollMs ?? 500);
   const tick = run.contract.kind === "watch" ? await tickOf(deps, run.id) : undefined;
+  const previous = number > 1 ? (await deps.store.generations(run.id, number - 1))[0] : undefined;
   try {
     const loop = loopEnv({
       run,
       generation: number,
       inbox,
+      ...(previous?.number === number - 1 && { previousGates: previous.facts.gates }),
       ...(tick !== undefined && { items: JSON.stringify(tick.items) }),
     });
     const result = await work({
