@@ -19,6 +19,8 @@ import {
   type PartialLimits,
   resolveLimits,
 } from "../model/limits.ts";
+import { effectiveSandbox, type SandboxSetting } from "../model/sandbox-setting.ts";
+import { bwrapProblem } from "../sandbox/bwrap.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
 import { bodyFacts } from "./body-facts.ts";
@@ -75,7 +77,8 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const existing = await store.findRunByKey(d.id, key);
   if (existing !== undefined) return { kind: "duplicate", run: existing };
   const report = admissionReport(d, bodyFacts(d), join(request.home, "runs"));
-  const refusal = refusalOf(request, report);
+  const sandbox = effectiveSandbox(d.sandbox, request.limitConfig?.sandbox);
+  const refusal = refusalOf(request, report, sandbox);
   if (refusal !== undefined) return refusal;
   const limits = resolveLimits(d.kind, definitionLimits(d), request.limitConfig, request.overrides);
   const id = request.newId();
@@ -104,6 +107,7 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
     pinnedDir,
     notices,
     ...(request.admitAnyway !== undefined && { admittedAnyway: request.admitAnyway.trim() }),
+    sandbox,
   });
   const result = await store.admitRun(
     {
@@ -134,7 +138,11 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
 }
 
 /** Why this start is refused, before anything is written; undefined when it may go on. */
-function refusalOf(request: AdmitRequest, report: AdmissionReport): Refusal | undefined {
+function refusalOf(
+  request: AdmitRequest,
+  report: AdmissionReport,
+  sandbox: SandboxSetting | null,
+): Refusal | undefined {
   const d = request.definition;
   const anyway = request.admitAnyway;
   if (anyway !== undefined && anyway.trim() === "") {
@@ -143,6 +151,16 @@ function refusalOf(request: AdmitRequest, report: AdmissionReport): Refusal | un
       code: "empty-admit-reason",
       report,
       message: `Loop ${d.id} (${d.file}): --admit-anyway needs a reason, recorded with the run: give --admit-anyway "<why this loop may run without the missing conditions>".`,
+    };
+  }
+  const sandboxProblem = sandbox === null ? undefined : bwrapProblem();
+  if (sandboxProblem !== undefined) {
+    const from = d.sandbox !== undefined ? `${d.file}: sandbox.kind` : "the daemon's [loops.sandbox] kind";
+    return {
+      kind: "refused",
+      code: "sandbox-unavailable",
+      report,
+      message: `Loop ${d.id}: ${from} = "bwrap", but ${sandboxProblem}.`,
     };
   }
   const loosened = looseningOverrides(d.kind, definitionLimits(d), request.limitConfig, request.overrides);

@@ -11,6 +11,7 @@ import { bodyEnv, loopEnv, scriptEnv } from "./loop-env.ts";
 import { runArgv } from "./run-argv.ts";
 import { type BodyReport, runBody, workspaceOf } from "./run-body.ts";
 import { continueGates, type GenerationDeps, type GenerationResult } from "./run-generation.ts";
+import { sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
 
 const ITEMS_EVENT = "fan_out.items";
@@ -45,7 +46,7 @@ export async function prepareItems(
     const tamper = checkPins(run.contract);
     if (tamper !== undefined) return tamperEnd(tamper);
     const result = await runArgv({
-      argv: fanOut.items,
+      argv: sandboxWrap(run, deps.privateDirs)(fanOut.items, run.dir, false),
       cwd: run.dir,
       env: scriptEnv(deps.env, loopEnv({ run, generation: 0, inbox: "" })),
       timeoutMs: 600_000,

@@ -15,6 +15,7 @@ import {
   runGeneration,
 } from "./run-generation.ts";
 import { runHook } from "./run-hook.ts";
+import { sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
 
 /** What a generation step needs from the driver holding the lease. */
@@ -44,6 +45,7 @@ export async function startGeneration(
     env: scriptEnv(deps.env, loop),
     input: { runId: run.id, loopId: run.loopId, generation: number },
     signal: new AbortController().signal,
+    wrap: sandboxWrap(run, deps.privateDirs),
     onStarted: (pgid) => context.children.add(pgid),
   });
   if (hook.kind !== "allow") {
@@ -219,6 +221,7 @@ async function withStopWatch(
       overBudget: (tokens) => budgets.tokens > 0 && run.meters.tokens + tokens > budgets.tokens,
       onChild: (pgid) => context.children.add(pgid),
       activity,
+      wrap: sandboxWrap(run, deps.privateDirs),
     });
     if (!inactive) return result;
     const { record } = result;

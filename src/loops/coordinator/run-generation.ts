@@ -9,6 +9,7 @@ import { bodyEnv } from "./loop-env.ts";
 import { type BodyReport, type NodeActivity, runBody, workspaceOf } from "./run-body.ts";
 import { runGates } from "./run-gates.ts";
 import { runHook } from "./run-hook.ts";
+import type { Wrap } from "./sandbox-wrap.ts";
 
 /** What one generation needs from its driver. */
 export interface GenerationDeps {
@@ -22,6 +23,8 @@ export interface GenerationDeps {
   /** Budgets: says whether this generation's tokens so far exceed what is left. */
   readonly overBudget: (tokens: number) => boolean;
   readonly onChild?: (pgid: number) => void;
+  /** The run's sandbox around gates and hooks. */
+  readonly wrap?: Wrap;
   /** The inactivity clock's view of the nodes (codons, gates, hooks) this generation runs. */
   readonly activity?: NodeActivity;
 }
@@ -102,6 +105,7 @@ async function gatePhase(
       env: deps.scriptEnv,
       input: { runId: record.runId, generation: record.number, key: record.key },
       signal: deps.signal,
+      ...(deps.wrap !== undefined && { wrap: deps.wrap }),
       ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
     });
     if (hook.kind !== "allow") {
@@ -121,6 +125,7 @@ async function gatePhase(
     judgeContext: `Goal: ${contract.goal}\nDefinition of done: ${contract.definitionOfDone ?? "(none)"}\nGeneration: ${record.number}`,
     ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
     checkPins: () => checkPins(contract),
+    ...(deps.wrap !== undefined && { wrap: deps.wrap }),
   });
   const gates = [
     ...done.map((g) =>

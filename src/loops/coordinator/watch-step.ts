@@ -8,6 +8,7 @@ import { type DriverDeps, moveRun } from "./driver-context.ts";
 import type { StepContext } from "./generation-step.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
 import { runArgv } from "./run-argv.ts";
+import { sandboxWrap } from "./sandbox-wrap.ts";
 
 /** The event a tick writes with its transition: the items the run works on and the source's cursor. */
 export const TICK_EVENT = "watch.tick";
@@ -43,7 +44,7 @@ export async function watchStep(context: StepContext, run: LoopRunRecord): Promi
   }
   const previous = await deps.store.getCursor(run.loopId);
   const result = await runArgv({
-    argv: watch.source,
+    argv: sandboxWrap(run, deps.privateDirs)(watch.source, run.dir, false),
     cwd: run.dir,
     env: {
       ...scriptEnv(deps.env, loopEnv({ run, generation: 0, inbox: "" })),

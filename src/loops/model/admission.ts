@@ -68,6 +68,7 @@ export const ADMIT_REFUSAL_CODES = [
   "brake-in-workspace",
   "loosened-limit",
   "live-sibling",
+  "sandbox-unavailable",
 ] as const;
 export type AdmitRefusalCode = (typeof ADMIT_REFUSAL_CODES)[number];
 

@@ -76,6 +76,7 @@ describe("contract, hash, inbox, admission", () => {
       pins: [{ label: "gate.sh", path: "/pinned/gate.sh", kind: "file", sha256: "abc" }],
       pinnedDir: "/pinned",
       notices: [],
+      sandbox: null,
     });
     assert.equal(contract.gates[0]?.maxRevisions, 64);
     assert.deepEqual(contract.clamped, [

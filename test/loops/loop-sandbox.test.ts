@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
+import { bwrapProblem } from "../../src/loops/sandbox/bwrap.ts";
+import { INCREMENT, type LoopFixture, loopFixture } from "./loop-fixture.ts";
+
+/**
+ * `[sandbox] kind = "bwrap"`: gates, hooks and sources run in bubblewrap, where the store's and the
+ * daemon's directories (the token), every run's directory and the pinned contract are empty, the
+ * data is read-only, and only the gate's own workspace is writable.
+ */
+const problem = bwrapProblem();
+if (problem !== undefined) console.log(`# skipping the bubblewrap sandbox tests: ${problem}`);
+
+/** A gate that passes only when it can neither read the token, nor write its own pinned copy, nor the data. */
+const PROBE = `#!/bin/sh
+issues=""
+cat "$HOME/daemon.token" >/dev/null 2>&1 && issues="$issues token-readable"
+echo "exit 0" >> "$0" 2>/dev/null && issues="$issues gate-writable"
+touch "$HOME/data/planted" 2>/dev/null && issues="$issues data-writable"
+cat "$(dirname "$0")/demo.loop.toml" >/dev/null 2>&1 && issues="$issues contract-readable"
+touch sandbox-was-here || issues="$issues workspace-read-only"
+[ -z "$issues" ] && exit 0
+echo "{\\"blocking_issues\\": [$(for i in $issues; do printf '{"id": "%s"},' "$i"; done | sed 's/,$//')]}"
+exit 1
+`;
+
+const toml = (sandbox: string) =>
+  `[contract]\ngoal = "g"\niteration_cap = 1\n[[gates]]\nid = "probe"\nkind = "command"\nrun = ["./probe.sh"]\n${sandbox}`;
+
+async function outcome(fx: LoopFixture) {
+  writeFileSync(join(fx.dir, "daemon.token"), "secret-token\n", { mode: 0o600 });
+  const admitted = await fx.admit();
+  if (admitted.kind !== "admitted") throw new Error(JSON.stringify(admitted));
+  const end = await driveRun(admitted.run.id, fx.deps({ privateDirs: [fx.dir] }), { follow: true });
+  const generations = await fx.store.generations(admitted.run.id);
+  const precheck = (await fx.store.events(0, admitted.run.id)).find((e) => e.type === "run.precheck");
+  const precheckGates = (precheck?.data.gates ?? []) as Array<{ blockerIds: string[] }>;
+  return {
+    state: end.kind === "terminal" ? `${end.run.state}: ${end.run.cause}` : end.kind,
+    precheck: precheckGates[0]?.blockerIds ?? [],
+    generation: generations.at(-1)?.facts.gates[0]?.blockerIds ?? [],
+  };
+}
+
+describe("the bubblewrap sandbox", { skip: problem !== undefined, concurrency: 2 }, () => {
+  test("a sandboxed gate cannot read the token, write its pinned copy or the data; its workspace is writable", async () => {
+    const fx = await loopFixture({
+      body: [INCREMENT],
+      toml: toml('[sandbox]\nkind = "bwrap"\nnetwork = false\n'),
+      scripts: { "probe.sh": PROBE },
+    });
+    try {
+      // The pre-check runs the gate on the data, read-only in the sandbox; generation 1 in its workspace.
+      assert.deepEqual(await outcome(fx), {
+        state: "done: gates_passed",
+        precheck: ["workspace-read-only"],
+        generation: [],
+      });
+    } finally {
+      await fx.remove();
+    }
+  });
+
+  test("the same gate without the sandbox reaches all of it (what the sandbox takes away)", async () => {
+    const fx = await loopFixture({ body: [INCREMENT], toml: toml(""), scripts: { "probe.sh": PROBE } });
+    try {
+      // Writing its pinned copy in the pre-check is caught by the hash check before generation 1.
+      assert.deepEqual(await outcome(fx), {
+        state: "failed: contract_tampered",
+        precheck: ["contract-readable", "data-writable", "gate-writable", "token-readable"],
+        generation: [],
+      });
+    } finally {
+      await fx.remove();
+    }
+  });
+});
