@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
+import { workspaceOf } from "../../src/loops/coordinator/run-body.ts";
 import { bwrapProblem } from "../../src/loops/sandbox/bwrap.ts";
 import { INCREMENT, type LoopFixture, loopFixture } from "./loop-fixture.ts";
 
@@ -73,6 +74,36 @@ describe("the bubblewrap sandbox", { skip: problem !== undefined, concurrency: 2
         precheck: ["contract-readable", "data-writable", "gate-writable", "token-readable"],
         generation: [],
       });
+    } finally {
+      await fx.remove();
+    }
+  });
+
+  test("a sandboxed body cannot read the token nor write the pinned gate; its workspace carries over", async () => {
+    const body =
+      '@run cat "$HOME/daemon.token" > token-copy.txt 2>/dev/null; echo "exit 0" >> "$PINNED_GATE" 2>/dev/null; n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count\n@say tried';
+    const fx = await loopFixture({
+      body: [body],
+      toml: `[contract]\ngoal = "g"\niteration_cap = 2\n[[gates]]\nid = "never"\nkind = "command"\nrun = ["./never.sh"]\n[sandbox]\nkind = "bwrap"\n`,
+      scripts: { "never.sh": "#!/bin/sh\nexit 1\n" },
+    });
+    try {
+      writeFileSync(join(fx.dir, "daemon.token"), "secret-token\n", { mode: 0o600 });
+      const admitted = await fx.admit();
+      if (admitted.kind !== "admitted") throw new Error(JSON.stringify(admitted));
+      const { run } = admitted;
+      const gate = run.contract.gates[0];
+      const deps = fx.deps({ privateDirs: [fx.dir] });
+      const env = { ...deps.env, PINNED_GATE: gate?.kind === "command" ? (gate.run[0] ?? "") : "" };
+      const end = await driveRun(run.id, { ...deps, env }, { follow: true });
+      // Not tampered: the pinned gate kept failing, and the cap ended the run after two generations.
+      assert.equal(
+        end.kind === "terminal" && `${end.run.state}: ${end.run.cause}`,
+        "exhausted: iteration_cap",
+      );
+      const workspace = workspaceOf(run.dir);
+      assert.equal(readFileSync(join(workspace, "count"), "utf8").trim(), "2");
+      assert.equal(readFileSync(join(workspace, "token-copy.txt"), "utf8"), "");
     } finally {
       await fx.remove();
     }

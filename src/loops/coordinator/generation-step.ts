@@ -15,7 +15,7 @@ import {
   runGeneration,
 } from "./run-generation.ts";
 import { runHook } from "./run-hook.ts";
-import { sandboxWrap } from "./sandbox-wrap.ts";
+import { bodyView, sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
 
 /** What a generation step needs from the driver holding the lease. */
@@ -202,6 +202,7 @@ async function withStopWatch(
     }
   }, deps.pollMs ?? 500);
   const tick = run.contract.kind === "watch" ? await tickOf(deps, run.id) : undefined;
+  const bodyViewOf = bodyView(run, deps.privateDirs);
   const previous = number > 1 ? (await deps.store.generations(run.id, number - 1))[0] : undefined;
   try {
     const loop = loopEnv({
@@ -222,6 +223,8 @@ async function withStopWatch(
       onChild: (pgid) => context.children.add(pgid),
       activity,
       wrap: sandboxWrap(run, deps.privateDirs),
+      tokenAllowance: budgets.tokens > 0 ? budgets.tokens - run.meters.tokens : null,
+      ...(bodyViewOf !== undefined && { bodyView: bodyViewOf }),
     });
     if (!inactive) return result;
     const { record } = result;
