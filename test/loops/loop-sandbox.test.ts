@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
 import { workspaceOf } from "../../src/loops/coordinator/run-body.ts";
 import { bwrapProblem } from "../../src/loops/sandbox/bwrap.ts";
-import { INCREMENT, type LoopFixture, loopFixture } from "./loop-fixture.ts";
+import { INCREMENT, type LoopFixture, loopFixture, until } from "./loop-fixture.ts";
 
 /**
  * `[sandbox] kind = "bwrap"`: gates, hooks and sources run in bubblewrap, where the store's and the
@@ -104,6 +104,31 @@ describe("the bubblewrap sandbox", { skip: problem !== undefined, concurrency: 2
       const workspace = workspaceOf(run.dir);
       assert.equal(readFileSync(join(workspace, "count"), "utf8").trim(), "2");
       assert.equal(readFileSync(join(workspace, "token-copy.txt"), "utf8"), "");
+    } finally {
+      await fx.remove();
+    }
+  });
+
+  test("a stop reaches a sandboxed body at once: the generation ends aborted, nothing is left running", async () => {
+    const fx = await loopFixture({
+      body: ["@run touch started; sleep 60; touch slept\n@say ok"],
+      toml: `[contract]\ngoal = "g"\n[[gates]]\nid = "never"\nkind = "command"\nrun = ["./never.sh"]\n[sandbox]\nkind = "bwrap"\n`,
+      scripts: { "never.sh": "#!/bin/sh\nexit 1\n" },
+    });
+    try {
+      const admitted = await fx.admit();
+      if (admitted.kind !== "admitted") throw new Error(admitted.kind);
+      const { run } = admitted;
+      const driving = driveRun(run.id, fx.deps({ privateDirs: [fx.dir] }), { follow: true });
+      await until(async () => existsSync(join(workspaceOf(run.dir), "started")), "the body under way");
+      await fx.store.addCommand(run.id, { type: "stop", by: "ana" }, new Date().toISOString());
+      const end = await driving;
+      assert.equal(end.kind === "terminal" && `${end.run.state}: ${end.run.cause}`, "failed: operator_stop");
+      assert.deepEqual(
+        (await fx.store.generations(run.id)).map((g) => g.state),
+        ["aborted"],
+      );
+      assert.equal(existsSync(join(workspaceOf(run.dir), "slept")), false);
     } finally {
       await fx.remove();
     }
