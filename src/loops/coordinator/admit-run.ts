@@ -89,7 +89,8 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const previous = (await store.listRuns({ loopId: d.id, limit: 1 }))[0];
   const changed = previous === undefined ? [] : changedFiles(previous.contract.hashes, pinned.pins);
   const notices: AdmissionWarning[] = [
-    ...report.warnings.filter((w) => w.code === "brake-in-workspace"),
+    // The brake warnings: a brake inside the body's reach, a gate that reads files the body can edit.
+    ...report.warnings.filter((w) => w.code === "brake-in-workspace" || w.code === "gate-reads-workspace"),
     ...(previous !== undefined && changed.length > 0
       ? [
           {
