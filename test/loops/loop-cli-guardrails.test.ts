@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { PinnedContract } from "../../src/loops/model/contract.ts";
@@ -58,6 +59,12 @@ describe("loops CLI guardrails", { concurrency: 2 }, () => {
         const note = await cli(fx)("note", id, "please", "retry");
         assert.equal(note.code, 1);
         assert.match(note.stderr, /note refused, nothing recorded/);
+        // gc keeps a failed run's sediment; with --all it removes the run with its pinned contract.
+        await cli(fx)("gc", "--older-than", "0");
+        assert.ok(existsSync(contract.pinnedDir ?? ""), "a failed run's pinned contract is kept");
+        const gc = await cli(fx)("gc", "--older-than", "0", "--all");
+        assert.match(gc.stdout, /removed 1 run/);
+        assert.equal(existsSync(contract.pinnedDir ?? ""), false);
       },
     ));
 
