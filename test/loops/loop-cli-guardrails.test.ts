@@ -47,7 +47,7 @@ describe("loops CLI guardrails", { concurrency: 2 }, () => {
         const pin = contract.pins?.find((p) => p.label === "gates/never.sh");
         const attached = await cli(fx, { PINNED_GATE: pin?.path ?? "" })("attach", id);
         assert.equal(attached.code, 4, attached.stderr);
-        assert.match(attached.stderr, /failed \(contract_tampered\)/);
+        assert.match(attached.stderr, /failed \(contract_tampered\); layers: driver completed, goal error/);
         const text = (await cli(fx)("show", id)).stdout;
         assert.match(text, /outcome\s+failed: contract_tampered/);
         assert.match(text, /layers\s+driver completed, goal error/);

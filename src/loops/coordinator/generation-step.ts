@@ -160,7 +160,13 @@ async function recordGeneration(
     },
     at,
   );
-  deps.report?.(`generation ${record.number} ${record.state}${verdicts === "" ? "" : ` — ${verdicts}`}`);
+  // Every attempt that did not end cleanly stays visible, an interrupted one a restart replaced included.
+  const rough = record.layers
+    .filter((l) => l.codon !== "completed")
+    .map((l) => `${l.codonId}${l.attempt === undefined ? "" : ` attempt ${l.attempt}`} ${l.codon}`);
+  deps.report?.(
+    `generation ${record.number} ${record.state}${verdicts === "" ? "" : ` — ${verdicts}`}${rough.length === 0 ? "" : ` (${rough.join(", ")})`}`,
+  );
   context.children.clear();
   if (result.runEnd !== undefined) {
     const fresh = await deps.store.getRun(run.id);
