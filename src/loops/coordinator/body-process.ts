@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { bwrapArgv, type SandboxView } from "../sandbox/bwrap.ts";
@@ -44,6 +44,33 @@ function loaderFlags(): string[] {
   return flags;
 }
 
+/**
+ * What the child Node needs to read: its own binary's directory, this package (the entry's nearest
+ * `package.json`), and the `node_modules` its dependencies and loaders resolve from.
+ */
+function runtimeDirs(entry: string, flags: readonly string[]): string[] {
+  const modules = [import.meta.resolve("zod"), ...flags.filter((flag) => flag.startsWith("file:"))].map(
+    (url) => fileURLToPath(url),
+  );
+  return [
+    dirname(process.execPath),
+    packageRootOf(entry),
+    ...modules.map((path) => nodeModulesOf(path) ?? dirname(path)),
+  ];
+}
+
+function packageRootOf(file: string): string {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, "package.json"))) return dir;
+  return dirname(file);
+}
+
+/** `/p/node_modules/zod/index.js` -> `/p/node_modules` (the outermost, where hoisted packages are). */
+function nodeModulesOf(path: string): string | undefined {
+  const at = path.indexOf(`${sep}node_modules${sep}`);
+  return at < 0 ? undefined : path.slice(0, at + `${sep}node_modules`.length);
+}
+
 function absoluteModule(specifier: string): string {
   if (specifier.startsWith(".")) return resolve(process.cwd(), specifier);
   if (isAbsolute(specifier) || specifier.startsWith("file:")) return specifier;
@@ -63,7 +90,10 @@ export async function runBodyInSandbox(
   if (entry === undefined)
     return failed("the sandboxed body's entry (body-child.js) is missing from this installation");
   for (const dir of view.writable) mkdirSync(dir, { recursive: true });
-  const argv = bwrapArgv(view, [process.execPath, ...loaderFlags(), entry]);
+  const flags = loaderFlags();
+  // The runtime itself stays visible wherever it is installed (under /tmp, under a hidden home).
+  const runtime = { ...view, readOnly: [...view.readOnly, ...runtimeDirs(entry, flags)] };
+  const argv = bwrapArgv(runtime, [process.execPath, ...flags, entry]);
   const child = spawn(argv[0] ?? "", argv.slice(1), {
     env: request.env,
     detached: true,
