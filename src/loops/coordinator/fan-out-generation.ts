@@ -9,7 +9,7 @@ import { checkPins, type RunEnd, tamperEnd } from "./contract-guard.ts";
 import type { DriverDeps } from "./driver-context.ts";
 import { bodyEnv, loopEnv, scriptEnv } from "./loop-env.ts";
 import { runArgv } from "./run-argv.ts";
-import { type BodyReport, runBody, workspaceOf } from "./run-body.ts";
+import { type BodyReport, workspaceOf } from "./run-body.ts";
 import { continueGates, type GenerationDeps, type GenerationResult, startBody } from "./run-generation.ts";
 import { sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
