@@ -104,6 +104,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     owner: driverOwner(`daemon-${newId()}`),
     env,
     limitConfig: options.limitConfig,
+    // A sandbox hides the daemon's directory (its token) and the store's.
+    privateDirs: [stateDirOf(options), dirname(options.dbPath)],
     ...(options.pollMs !== undefined && { pollMs: options.pollMs }),
     ...(options.leaseTtlMs !== undefined && { leaseTtlMs: options.leaseTtlMs }),
   });

@@ -54,7 +54,7 @@ export async function lintRegistered(store: LoopStore, loopId: string): Promise<
     }));
     return { status: 200, body: { loopId, file: loop.file, issues, report: null } };
   }
-  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition.hank));
+  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition));
   return { status: 200, body: { loopId, file: loop.file, issues: [], report } };
 }
 

@@ -30,16 +30,17 @@ function readPart(
   field: string,
 ): PromptPart {
   const { hankDir, agentRoot } = where;
+  const vars = { agentRoot, ...(where.loop !== undefined && { loop: where.loop }) };
   if (files !== undefined) {
     const read = readPromptFiles(hankDir, files, {
       field,
       ...(where.held !== undefined && { held: where.held }),
     });
     if (!read.ok) return { ok: false, text: "", message: read.problems.map((p) => p.message).join("; ") };
-    const resolved = applyTemplateVariables(read.text, { agentRoot });
+    const resolved = applyTemplateVariables(read.text, vars);
     return { ok: true, text: resolved, message: "", ...(read.metadata && { metadata: read.metadata }) };
   }
-  const cleaned = applyTemplateVariables(stripHtmlComments(text ?? ""), { agentRoot });
+  const cleaned = applyTemplateVariables(stripHtmlComments(text ?? ""), vars);
   return { ok: true, text: cleaned, message: "" };
 }
 
@@ -48,6 +49,8 @@ export interface PromptPlace {
   readonly hankDir: string;
   readonly agentRoot: string;
   readonly held?: HeldPrompts;
+  /** A Loop's context (`LOOP_GENERATION`...), from the run's `HANKWEAVE_LOOP_*` environment. */
+  readonly loop?: Readonly<Record<string, string>>;
 }
 
 export function buildPrompts(hank: HankFile, codon: Codon, where: PromptPlace): BuiltPrompts {

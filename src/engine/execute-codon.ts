@@ -1,4 +1,5 @@
 import type { ResolvedModel } from "../hank/models/index.ts";
+import { loopTemplateValues } from "../hank/prompt.ts";
 import type { Codon, TerminateOn } from "../hank/schema/index.ts";
 import type { Harness } from "../harness/harness.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
@@ -144,6 +145,7 @@ function sessionStart(
     hankDir: input.hankDir,
     agentRoot: input.agentRoot,
     ...(input.heldPrompts !== undefined && { held: input.heldPrompts }),
+    loop: loopTemplateValues(input.processEnv),
   });
   if (!prompts.ok) return prompts;
   const model = input.models.get(codon.model);

@@ -20,7 +20,10 @@ export const TEMPLATE_VARIABLES = ["AGENT_ROOT", "PROJECT_DIR", "EXECUTION_DIR",
  * agentRoot, and `<%DATA_DIR%>` with agentRoot's read-only data link. Other `<% %>` text is left as it
  * is. Replacement is literal: `$` in a path is not a replacement pattern.
  */
-export function applyTemplateVariables(text: string, vars: { readonly agentRoot: string }): string {
+export function applyTemplateVariables(
+  text: string,
+  vars: { readonly agentRoot: string; readonly loop?: Readonly<Record<string, string>> },
+): string {
   // Most prompts name no variable: every codon reads three prompt parts, and this runs for each.
   if (!text.includes("<%")) return text;
   const values: Readonly<Record<(typeof TEMPLATE_VARIABLES)[number], string>> = {
@@ -31,6 +34,23 @@ export function applyTemplateVariables(text: string, vars: { readonly agentRoot:
   };
   let out = text;
   for (const name of TEMPLATE_VARIABLES) out = out.split(`<%${name}%>`).join(values[name]);
+  for (const [name, value] of Object.entries(vars.loop ?? {})) out = out.split(`<%${name}%>`).join(value);
+  return out;
+}
+
+const LOOP_ENV_PREFIX = "HANKWEAVE_LOOP_";
+
+/**
+ * The loop context a Loop driver gives its body (`HANKWEAVE_LOOP_GENERATION`, `_KEY`, `_INBOX`,
+ * `_VERDICTS`, `_BLOCKERS`...) as template variables named without `HANKWEAVE_`: `<%LOOP_GENERATION%>`.
+ * Outside a Loop there are none, and such text is left as it is.
+ */
+export function loopTemplateValues(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env))
+    if (key.startsWith(LOOP_ENV_PREFIX) && value !== undefined) out[key.slice("HANKWEAVE_".length)] = value;
   return out;
 }
 

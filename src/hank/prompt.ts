@@ -7,7 +7,13 @@ import { checkRef } from "./ref-check.ts";
 import { quotePath, REF_HINTS } from "./ref-rules.ts";
 
 export { FRONTMATTER_FIELDS, type PromptMetadata, splitFrontmatter } from "./prompt-frontmatter.ts";
-export { applyTemplateVariables, countLines, stripHtmlComments, TEMPLATE_VARIABLES } from "./prompt-text.ts";
+export {
+  applyTemplateVariables,
+  countLines,
+  loopTemplateValues,
+  stripHtmlComments,
+  TEMPLATE_VARIABLES,
+} from "./prompt-text.ts";
 
 /**
  * Reads the prompt files a field names (promptFile, appendSystemPromptFile, globalSystemPromptFile):

@@ -3,7 +3,8 @@
  * pure stop model and state table, admission, the store contract, and the coordinator that drives runs
  * through the runner. The embedded SQLite store and the daemon live in `daemon/`.
  */
-export { type AdmitOutcome, type AdmitRequest, admitRun, bodyFacts } from "./coordinator/admit-run.ts";
+export { type AdmitOutcome, type AdmitRequest, admitRun } from "./coordinator/admit-run.ts";
+export { bodyFacts } from "./coordinator/body-facts.ts";
 export { parkHint, refusalNow } from "./coordinator/command-effects.ts";
 export { TAMPER_EVENT } from "./coordinator/contract-guard.ts";
 export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";

@@ -91,3 +91,40 @@ describe("admission", { concurrency: 2 }, () => {
     });
   });
 });
+
+describe("actability and sedimentability, answered from the body", { concurrency: 2 }, () => {
+  test("an agent whose harness or model cannot run here: actability missing, naming it", async () => {
+    const fx = await loopFixture({
+      body: [INCREMENT],
+      toml: gate("./check.sh"),
+      scripts: { "check.sh": PASS },
+    });
+    await withFixture(fx, async () => {
+      fx.write(
+        "demo.loop.toml",
+        `id = "demo"\nname = "Demo"\nowner = "tests"\ncadence = "manual"\nescalation = ["./notify.sh"]\nhank = "./hank"\ndata = "./data"\nmodel = "nobody/no-such-model"\n${gate("./check.sh")}`,
+      );
+      const outcome = await fx.admit();
+      const row =
+        outcome.kind === "refused"
+          ? outcome.report?.rows.find((r) => r.condition === "actability")
+          : undefined;
+      assert.equal(row?.met, false);
+      assert.match(row?.answer ?? "", /a body agent cannot run/);
+    });
+  });
+
+  test("a body that keeps nothing and has no gate leaves only a chat log: sedimentability missing", async () => {
+    const fx = await loopFixture({
+      body: [INCREMENT],
+      toml: `[contract]\ngoal = "g"\n`,
+      codon: { checkpointedFiles: [] },
+    });
+    await withFixture(fx, async () => {
+      const outcome = await fx.admit();
+      const rows = outcome.kind === "refused" ? outcome.report?.rows : undefined;
+      assert.equal(rows?.find((r) => r.condition === "sedimentability")?.met, false);
+      assert.match(rows?.find((r) => r.condition === "actability")?.answer ?? "", /run on scripted/);
+    });
+  });
+});

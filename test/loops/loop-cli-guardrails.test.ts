@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { PinnedContract } from "../../src/loops/model/contract.ts";
@@ -46,7 +47,7 @@ describe("loops CLI guardrails", { concurrency: 2 }, () => {
         const pin = contract.pins?.find((p) => p.label === "gates/never.sh");
         const attached = await cli(fx, { PINNED_GATE: pin?.path ?? "" })("attach", id);
         assert.equal(attached.code, 4, attached.stderr);
-        assert.match(attached.stderr, /failed \(contract_tampered\)/);
+        assert.match(attached.stderr, /failed \(contract_tampered\); layers: driver completed, goal error/);
         const text = (await cli(fx)("show", id)).stdout;
         assert.match(text, /outcome\s+failed: contract_tampered/);
         assert.match(text, /layers\s+driver completed, goal error/);
@@ -58,6 +59,12 @@ describe("loops CLI guardrails", { concurrency: 2 }, () => {
         const note = await cli(fx)("note", id, "please", "retry");
         assert.equal(note.code, 1);
         assert.match(note.stderr, /note refused, nothing recorded/);
+        // gc keeps a failed run's sediment; with --all it removes the run with its pinned contract.
+        await cli(fx)("gc", "--older-than", "0");
+        assert.ok(existsSync(contract.pinnedDir ?? ""), "a failed run's pinned contract is kept");
+        const gc = await cli(fx)("gc", "--older-than", "0", "--all");
+        assert.match(gc.stdout, /removed 1 run/);
+        assert.equal(existsSync(contract.pinnedDir ?? ""), false);
       },
     ));
 

@@ -123,6 +123,7 @@ export async function openLoopsContext(io: CliIo, flags: StoreChoice): Promise<L
       owner: driverOwner(randomUUID().slice(0, 8)),
       env: io.env,
       limitConfig: config.config,
+      privateDirs: [opened.stateDir, dirname(opened.dbPath)],
       ...(io.signal !== undefined && { signal: io.signal }),
       ...(report && { report: (line: string) => warn(`  ${line}`) }),
     }),

@@ -9,6 +9,7 @@ import {
   EXIT_CODES,
   EXIT_PARKED,
   EXIT_USAGE,
+  endLayersOf,
   isOwnerDead,
   isTerminalState,
   LIMIT_KEYS,
@@ -96,7 +97,11 @@ export async function follow(context: LoopsContext, runId: string, exitOnPark: b
       context.warn(`run ${runId} is driven by ${end.owner}; following it from the store.`);
       return waitVerb(context, runId);
     }
-    if (end.kind === "terminal") context.warn(`${end.run.id}: ${end.run.state} (${end.run.cause})`);
+    if (end.kind === "terminal") {
+      const layers = endLayersOf(end.run, (await context.store.generations(runId)).at(-1));
+      const shown = layers === null ? "" : `; layers: driver ${layers.driver}, goal ${layers.goal}`;
+      context.warn(`${end.run.id}: ${end.run.state} (${end.run.cause})${shown}`);
+    }
     if (end.kind === "waiting")
       context.warn(
         `${end.run.id}: ${end.run.state} (${end.run.parkReason ?? "waiting"}); ${parkHint(end.run)}`,
@@ -124,7 +129,7 @@ export function lintVerb(context: LoopsContext, file: string): number {
     return EXIT_USAGE;
   }
   printIssues(context, loaded.warnings);
-  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition.hank));
+  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition));
   context.print(admissionText(report).trimEnd());
   context.print(
     report.admitted

@@ -1,6 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadHankFile } from "../../hank/load.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
 import {
@@ -8,7 +7,6 @@ import {
   type AdmissionWarning,
   type AdmitRefusalCode,
   admissionReport,
-  type BodyFacts,
   FALLBACK_ADVICE,
 } from "../model/admission.ts";
 import { ZERO_METERS } from "../model/budgets.ts";
@@ -21,8 +19,11 @@ import {
   type PartialLimits,
   resolveLimits,
 } from "../model/limits.ts";
+import { effectiveSandbox, type SandboxSetting } from "../model/sandbox-setting.ts";
+import { bwrapProblem } from "../sandbox/bwrap.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
+import { bodyFacts } from "./body-facts.ts";
 import { pinFiles, pinnedDirFor, removePinned } from "./pin-files.ts";
 
 export interface AdmitRequest {
@@ -75,8 +76,9 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const key = request.idempotencyKey ?? runKey(d.id, request.trigger ?? "manual", request.occurrence ?? now);
   const existing = await store.findRunByKey(d.id, key);
   if (existing !== undefined) return { kind: "duplicate", run: existing };
-  const report = admissionReport(d, bodyFacts(d.hank), join(request.home, "runs"));
-  const refusal = refusalOf(request, report);
+  const report = admissionReport(d, bodyFacts(d), join(request.home, "runs"));
+  const sandbox = effectiveSandbox(d.sandbox, request.limitConfig?.sandbox);
+  const refusal = refusalOf(request, report, sandbox);
   if (refusal !== undefined) return refusal;
   const limits = resolveLimits(d.kind, definitionLimits(d), request.limitConfig, request.overrides);
   const id = request.newId();
@@ -87,7 +89,8 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
   const previous = (await store.listRuns({ loopId: d.id, limit: 1 }))[0];
   const changed = previous === undefined ? [] : changedFiles(previous.contract.hashes, pinned.pins);
   const notices: AdmissionWarning[] = [
-    ...report.warnings.filter((w) => w.code === "brake-in-workspace"),
+    // The brake warnings: a brake inside the body's reach, a gate that reads files the body can edit.
+    ...report.warnings.filter((w) => w.code === "brake-in-workspace" || w.code === "gate-reads-workspace"),
     ...(previous !== undefined && changed.length > 0
       ? [
           {
@@ -105,6 +108,7 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
     pinnedDir,
     notices,
     ...(request.admitAnyway !== undefined && { admittedAnyway: request.admitAnyway.trim() }),
+    sandbox,
   });
   const result = await store.admitRun(
     {
@@ -135,7 +139,11 @@ export async function admitRun(request: AdmitRequest): Promise<AdmitOutcome> {
 }
 
 /** Why this start is refused, before anything is written; undefined when it may go on. */
-function refusalOf(request: AdmitRequest, report: AdmissionReport): Refusal | undefined {
+function refusalOf(
+  request: AdmitRequest,
+  report: AdmissionReport,
+  sandbox: SandboxSetting | null,
+): Refusal | undefined {
   const d = request.definition;
   const anyway = request.admitAnyway;
   if (anyway !== undefined && anyway.trim() === "") {
@@ -144,6 +152,16 @@ function refusalOf(request: AdmitRequest, report: AdmissionReport): Refusal | un
       code: "empty-admit-reason",
       report,
       message: `Loop ${d.id} (${d.file}): --admit-anyway needs a reason, recorded with the run: give --admit-anyway "<why this loop may run without the missing conditions>".`,
+    };
+  }
+  const sandboxProblem = sandbox === null ? undefined : bwrapProblem();
+  if (sandboxProblem !== undefined) {
+    const from = d.sandbox !== undefined ? `${d.file}: sandbox.kind` : "the daemon's [loops.sandbox] kind";
+    return {
+      kind: "refused",
+      code: "sandbox-unavailable",
+      report,
+      message: `Loop ${d.id}: ${from} = "bwrap", but ${sandboxProblem}.`,
     };
   }
   const loosened = looseningOverrides(d.kind, definitionLimits(d), request.limitConfig, request.overrides);
@@ -182,27 +200,4 @@ function changedFiles(before: Readonly<Record<string, string>>, pins: readonly P
   const now = new Map(pins.map((pin) => [pin.label, pin.sha256]));
   const labels = new Set([...Object.keys(before), ...now.keys()]);
   return [...labels].filter((label) => before[label] !== now.get(label)).sort();
-}
-
-/** What admission needs from the body, read from the hank as written. */
-export function bodyFacts(hankPath: string): BodyFacts {
-  const loaded = loadHankFile(hankPath, process.cwd());
-  if (!loaded.ok) return { checkpoints: false, hasTools: false, dollarBudgets: false };
-  const codons = codonsOf(loaded.raw);
-  return {
-    checkpoints: codons.some((c) => Array.isArray(c.checkpointedFiles) && c.checkpointedFiles.length > 0),
-    // Every harness we run gives its agent tools; a body with no codon cannot act.
-    hasTools: codons.length > 0,
-    dollarBudgets: JSON.stringify(loaded.raw).includes('"maxDollars"'),
-  };
-}
-
-function codonsOf(raw: unknown): Array<Record<string, unknown>> {
-  const items = (raw as { hank?: unknown })?.hank;
-  if (!Array.isArray(items)) return [];
-  return items.flatMap((item: Record<string, unknown>) =>
-    item?.type === "loop" && Array.isArray(item.codons)
-      ? (item.codons as Array<Record<string, unknown>>)
-      : [item],
-  );
 }

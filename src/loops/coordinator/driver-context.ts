@@ -35,6 +35,11 @@ export interface DriverDeps {
   readonly limitConfig?: LimitConfig;
   /** One line per notable step (generation started, verdicts, state changes), for a terminal. */
   readonly report?: (line: string) => void;
+  /**
+   * Directories a sandboxed body, gate or hook must not see besides the loops home: the store's and
+   * the daemon's (where its token is).
+   */
+  readonly privateDirs?: readonly string[];
 }
 
 /** `host:pid:nonce`: a driver on this host whose process is gone is dead, and its lease can be taken. */

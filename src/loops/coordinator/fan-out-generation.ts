@@ -9,8 +9,9 @@ import { checkPins, type RunEnd, tamperEnd } from "./contract-guard.ts";
 import type { DriverDeps } from "./driver-context.ts";
 import { bodyEnv, loopEnv, scriptEnv } from "./loop-env.ts";
 import { runArgv } from "./run-argv.ts";
-import { type BodyReport, runBody, workspaceOf } from "./run-body.ts";
-import { continueGates, type GenerationDeps, type GenerationResult } from "./run-generation.ts";
+import { type BodyReport, workspaceOf } from "./run-body.ts";
+import { continueGates, type GenerationDeps, type GenerationResult, startBody } from "./run-generation.ts";
+import { sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
 
 const ITEMS_EVENT = "fan_out.items";
@@ -45,7 +46,7 @@ export async function prepareItems(
     const tamper = checkPins(run.contract);
     if (tamper !== undefined) return tamperEnd(tamper);
     const result = await runArgv({
-      argv: fanOut.items,
+      argv: sandboxWrap(run, deps.privateDirs)(fanOut.items, run.dir, false),
       cwd: run.dir,
       env: scriptEnv(deps.env, loopEnv({ run, generation: 0, inbox: "" })),
       timeoutMs: 600_000,
@@ -137,17 +138,7 @@ async function runItem(
     HANKWEAVE_LOOP_ITEM: JSON.stringify(item),
     HANKWEAVE_LOOP_ITEM_ID: item.id,
   };
-  const body = await runBody({
-    contract: run.contract,
-    runDir: itemDir,
-    generation: started.number,
-    env: bodyEnv(deps.processEnv, vars),
-    clock: deps.clock,
-    signal: deps.signal,
-    newId: deps.newId,
-    overBudget: deps.overBudget,
-    ...(deps.activity !== undefined && { activity: deps.activity }),
-  });
+  const body = await startBody(run.contract, itemDir, started.number, bodyEnv(deps.processEnv, vars), deps);
   if (body.end.kind !== "completed") return { id: item.id, body, verdicts: [], tokens: body.tokens };
   const itemDeps: GenerationDeps = {
     ...deps,

@@ -15,6 +15,7 @@ import {
   runGeneration,
 } from "./run-generation.ts";
 import { runHook } from "./run-hook.ts";
+import { bodyView, sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
 
 /** What a generation step needs from the driver holding the lease. */
@@ -44,6 +45,7 @@ export async function startGeneration(
     env: scriptEnv(deps.env, loop),
     input: { runId: run.id, loopId: run.loopId, generation: number },
     signal: new AbortController().signal,
+    wrap: sandboxWrap(run, deps.privateDirs),
     onStarted: (pgid) => context.children.add(pgid),
   });
   if (hook.kind !== "allow") {
@@ -158,7 +160,13 @@ async function recordGeneration(
     },
     at,
   );
-  deps.report?.(`generation ${record.number} ${record.state}${verdicts === "" ? "" : ` — ${verdicts}`}`);
+  // Every attempt that did not end cleanly stays visible, an interrupted one a restart replaced included.
+  const rough = record.layers
+    .filter((l) => l.codon !== "completed")
+    .map((l) => `${l.codonId}${l.attempt === undefined ? "" : ` attempt ${l.attempt}`} ${l.codon}`);
+  deps.report?.(
+    `generation ${record.number} ${record.state}${verdicts === "" ? "" : ` — ${verdicts}`}${rough.length === 0 ? "" : ` (${rough.join(", ")})`}`,
+  );
   context.children.clear();
   if (result.runEnd !== undefined) {
     const fresh = await deps.store.getRun(run.id);
@@ -200,11 +208,14 @@ async function withStopWatch(
     }
   }, deps.pollMs ?? 500);
   const tick = run.contract.kind === "watch" ? await tickOf(deps, run.id) : undefined;
+  const bodyViewOf = bodyView(run, deps.privateDirs);
+  const previous = number > 1 ? (await deps.store.generations(run.id, number - 1))[0] : undefined;
   try {
     const loop = loopEnv({
       run,
       generation: number,
       inbox,
+      ...(previous?.number === number - 1 && { previousGates: previous.facts.gates }),
       ...(tick !== undefined && { items: JSON.stringify(tick.items) }),
     });
     const result = await work({
@@ -217,6 +228,9 @@ async function withStopWatch(
       overBudget: (tokens) => budgets.tokens > 0 && run.meters.tokens + tokens > budgets.tokens,
       onChild: (pgid) => context.children.add(pgid),
       activity,
+      wrap: sandboxWrap(run, deps.privateDirs),
+      tokenAllowance: budgets.tokens > 0 ? budgets.tokens - run.meters.tokens : null,
+      ...(bodyViewOf !== undefined && { bodyView: bodyViewOf }),
     });
     if (!inactive) return result;
     const { record } = result;

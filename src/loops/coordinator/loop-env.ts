@@ -1,11 +1,14 @@
 import type { PinnedContract } from "../model/contract.ts";
+import type { GateVerdict } from "../model/generation-facts.ts";
 import { generationKey } from "../model/idempotency.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
 
 /**
  * What the body, gates and hooks see of the loop, as environment variables. Agents get them (the
- * `HANKWEAVE_` overlay keeps them and also sets `LOOP_*` without the prefix); scripts read them
- * directly. The key lets an agent make its external side effects idempotent.
+ * `HANKWEAVE_` overlay keeps them and also sets `LOOP_*` without the prefix), and the body's prompts
+ * get the same values as template variables (`<%LOOP_GENERATION%>`, `<%LOOP_INBOX%>`...); scripts read
+ * them directly. The key lets an agent make its external side effects idempotent; the previous
+ * generation's verdicts and blocker ids say what the gates asked for.
  */
 export interface LoopContext {
   readonly run: LoopRunRecord;
@@ -15,6 +18,8 @@ export interface LoopContext {
   readonly item?: { readonly id: string; readonly key: string; readonly json: string };
   /** A watch tick's items, as a JSON array (every item, when the body is not fanned out). */
   readonly items?: string;
+  /** The gates' verdicts of the generation before this one (none for the first). */
+  readonly previousGates?: readonly GateVerdict[];
 }
 
 export function loopEnv(context: LoopContext): Record<string, string> {
@@ -29,6 +34,12 @@ export function loopEnv(context: LoopContext): Record<string, string> {
     HANKWEAVE_LOOP_GOAL: contract.goal,
     HANKWEAVE_LOOP_DONE: contract.definitionOfDone ?? "",
     HANKWEAVE_LOOP_INBOX: context.inbox,
+    HANKWEAVE_LOOP_VERDICTS: (context.previousGates ?? [])
+      .map((g) => `${g.gateId}: ${g.verdict}${g.summary === "" ? "" : ` (${g.summary})`}`)
+      .join("\n"),
+    HANKWEAVE_LOOP_BLOCKERS: [...new Set((context.previousGates ?? []).flatMap((g) => g.blockerIds))]
+      .sort()
+      .join(", "),
     ...(context.items !== undefined && { HANKWEAVE_LOOP_ITEMS: context.items }),
     ...(context.item !== undefined && {
       HANKWEAVE_LOOP_ITEM: context.item.json,

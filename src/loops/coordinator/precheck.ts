@@ -4,6 +4,7 @@ import { endRun } from "./driver-context.ts";
 import type { StepContext } from "./generation-step.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
 import { runGates } from "./run-gates.ts";
+import { sandboxWrap } from "./sandbox-wrap.ts";
 
 /**
  * The pre-check of a delivery Loop: before generation 1, when every gate is a command gate, the gates
@@ -26,6 +27,8 @@ export async function runPrecheck(context: StepContext, run: LoopRunRecord): Pro
     judgeContext: "",
     onStarted: (pgid) => context.children.add(pgid),
     checkPins: () => checkPins(contract),
+    wrap: sandboxWrap(run, deps.privateDirs),
+    workspaceWritable: false,
   });
   if (tamper !== undefined) {
     context.children.clear();

@@ -36,6 +36,8 @@ export interface BodyRequest {
   readonly overBudget?: (tokens: number) => boolean;
   /** Told when a codon (attempt) starts and ends: the inactivity clock's nodes. */
   readonly activity?: NodeActivity;
+  /** For a sandboxed body (which runs in its own process): the tokens it may spend; absent: no budget. */
+  readonly tokenAllowance?: number | null;
 }
 
 export interface NodeActivity {

@@ -4,6 +4,7 @@ import type { GateVerdict } from "../model/generation-facts.ts";
 import { BLOCKED_BY_DEPENDENCY, type DependencyCause } from "../model/run-states.ts";
 import type { Tamper } from "./pin-files.ts";
 import { lastLine, runArgv } from "./run-argv.ts";
+import type { Wrap } from "./sandbox-wrap.ts";
 
 /**
  * The gates after a generation, in order, stopping at the first that does not pass. A command gate
@@ -26,6 +27,8 @@ export type JudgeRunner = (
 
 export interface GateContext {
   readonly workspace: string;
+  /** Whether a sandboxed gate may write its cwd (a pre-check runs on the data: read-only). */
+  readonly workspaceWritable?: boolean;
   readonly env: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;
   /** Human gates approved for this generation. */
@@ -34,6 +37,8 @@ export interface GateContext {
   /** What the judge is told about the loop (goal, definition of done, generation). */
   readonly judgeContext: string;
   readonly onStarted?: (pgid: number) => void;
+  /** The run's sandbox around a command gate (the workspace writable); absent: no sandbox. */
+  readonly wrap?: Wrap;
   /** Verifies the pinned contract; asked before every gate (a tampered pin runs no further gate). */
   readonly checkPins: () => Tamper | undefined;
 }
@@ -83,7 +88,7 @@ async function commandGate(
   context: GateContext,
 ): Promise<GateVerdict> {
   const result = await runArgv({
-    argv: gate.run,
+    argv: context.wrap?.(gate.run, context.workspace, context.workspaceWritable ?? true) ?? gate.run,
     cwd: context.workspace,
     env: context.env,
     timeoutMs: gate.timeout_sec * 1000,

@@ -2,13 +2,16 @@ import type { Clock } from "../../util/clock.ts";
 import type { PinnedContract } from "../model/contract.ts";
 import type { GateVerdict, GenerationFacts } from "../model/generation-facts.ts";
 import { generationHash } from "../model/generation-hash.ts";
+import type { SandboxView } from "../sandbox/bwrap.ts";
 import type { GenerationRecord } from "../store/store-records.ts";
+import { runBodyInSandbox } from "./body-process.ts";
 import { checkPins, type RunEnd, tamperEnd } from "./contract-guard.ts";
 import { createJudgeRunner } from "./judge-session.ts";
 import { bodyEnv } from "./loop-env.ts";
 import { type BodyReport, type NodeActivity, runBody, workspaceOf } from "./run-body.ts";
 import { runGates } from "./run-gates.ts";
 import { runHook } from "./run-hook.ts";
+import type { Wrap } from "./sandbox-wrap.ts";
 
 /** What one generation needs from its driver. */
 export interface GenerationDeps {
@@ -22,6 +25,12 @@ export interface GenerationDeps {
   /** Budgets: says whether this generation's tokens so far exceed what is left. */
   readonly overBudget: (tokens: number) => boolean;
   readonly onChild?: (pgid: number) => void;
+  /** The run's sandbox around gates and hooks. */
+  readonly wrap?: Wrap;
+  /** The run's sandbox for a body, by its run (or item) directory; absent: the body runs in-process. */
+  readonly bodyView?: (runDir: string) => SandboxView;
+  /** The tokens this generation may spend before its budget is exceeded; null: no token budget. */
+  readonly tokenAllowance?: number | null;
   /** The inactivity clock's view of the nodes (codons, gates, hooks) this generation runs. */
   readonly activity?: NodeActivity;
 }
@@ -39,17 +48,13 @@ export async function runGeneration(
   runDir: string,
   deps: GenerationDeps,
 ): Promise<GenerationResult> {
-  const body = await runBody({
+  const body = await startBody(
     contract,
     runDir,
-    generation: started.number,
-    env: bodyEnv(deps.processEnv, deps.loopVars),
-    clock: deps.clock,
-    signal: deps.signal,
-    newId: deps.newId,
-    overBudget: deps.overBudget,
-    ...(deps.activity !== undefined && { activity: deps.activity }),
-  });
+    started.number,
+    bodyEnv(deps.processEnv, deps.loopVars),
+    deps,
+  );
   if (body.end.kind !== "completed") return { record: finish(started, body, [], null, deps.clock) };
   return continueGates(
     contract,
@@ -59,6 +64,31 @@ export async function runGeneration(
     new Set(),
     body.workspaceTree,
   );
+}
+
+/** One body run, in-process, or in its own sandboxed process when the run has a sandbox. */
+export function startBody(
+  contract: PinnedContract,
+  runDir: string,
+  generation: number,
+  env: Readonly<Record<string, string | undefined>>,
+  deps: GenerationDeps,
+): Promise<BodyReport> {
+  const request = {
+    contract,
+    runDir,
+    generation,
+    env,
+    clock: deps.clock,
+    signal: deps.signal,
+    newId: deps.newId,
+    overBudget: deps.overBudget,
+    ...(deps.activity !== undefined && { activity: deps.activity }),
+    ...(deps.tokenAllowance !== undefined && { tokenAllowance: deps.tokenAllowance }),
+  };
+  return deps.bodyView === undefined
+    ? runBody(request)
+    : runBodyInSandbox(request, deps.bodyView(runDir), deps.onChild);
 }
 
 /**
@@ -102,6 +132,7 @@ async function gatePhase(
       env: deps.scriptEnv,
       input: { runId: record.runId, generation: record.number, key: record.key },
       signal: deps.signal,
+      ...(deps.wrap !== undefined && { wrap: deps.wrap }),
       ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
     });
     if (hook.kind !== "allow") {
@@ -121,6 +152,7 @@ async function gatePhase(
     judgeContext: `Goal: ${contract.goal}\nDefinition of done: ${contract.definitionOfDone ?? "(none)"}\nGeneration: ${record.number}`,
     ...(deps.onChild !== undefined && { onStarted: deps.onChild }),
     checkPins: () => checkPins(contract),
+    ...(deps.wrap !== undefined && { wrap: deps.wrap }),
   });
   const gates = [
     ...done.map((g) =>

@@ -1,4 +1,5 @@
 import { lastLine, runArgv } from "./run-argv.ts";
+import type { Wrap } from "./sandbox-wrap.ts";
 
 /** A hook's answer: exit 0 allows, 1-125 denies, anything else (a crash, a timeout, no program) is an error. */
 export type HookAnswer =
@@ -14,6 +15,8 @@ export interface HookRequest {
   readonly input: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
   readonly onStarted?: (pgid: number) => void;
+  /** The run's sandbox (its cwd read-only); absent: no sandbox. */
+  readonly wrap?: Wrap;
 }
 
 const HOOK_TIMEOUT_MS = 60_000;
@@ -22,7 +25,7 @@ const HOOK_TIMEOUT_MS = 60_000;
 export async function runHook(request: HookRequest): Promise<HookAnswer> {
   if (request.argv === null) return { kind: "allow" };
   const result = await runArgv({
-    argv: request.argv,
+    argv: request.wrap?.(request.argv, request.cwd, false) ?? request.argv,
     cwd: request.cwd,
     env: request.env,
     stdin: JSON.stringify(request.input),

@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import { loadDefinition } from "../definition/load-definition.ts";
 import { parseSourceOutput, pollDueAt, sourceSilent, type WatchItem } from "../model/watch.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
@@ -8,6 +7,7 @@ import { type DriverDeps, moveRun } from "./driver-context.ts";
 import type { StepContext } from "./generation-step.ts";
 import { loopEnv, scriptEnv } from "./loop-env.ts";
 import { runArgv } from "./run-argv.ts";
+import { loopsHomeOf, sandboxWrap } from "./sandbox-wrap.ts";
 
 /** The event a tick writes with its transition: the items the run works on and the source's cursor. */
 export const TICK_EVENT = "watch.tick";
@@ -43,7 +43,7 @@ export async function watchStep(context: StepContext, run: LoopRunRecord): Promi
   }
   const previous = await deps.store.getCursor(run.loopId);
   const result = await runArgv({
-    argv: watch.source,
+    argv: sandboxWrap(run, deps.privateDirs)(watch.source, run.dir, false),
     cwd: run.dir,
     env: {
       ...scriptEnv(deps.env, loopEnv({ run, generation: 0, inbox: "" })),
@@ -114,7 +114,7 @@ export async function armSuccessor(context: StepContext, run: LoopRunRecord, tic
   const outcome = await admitRun({
     store: deps.store,
     definition: loaded.definition,
-    home: dirname(dirname(run.dir)),
+    home: loopsHomeOf(run),
     clock: deps.clock,
     newId: () => `${run.loopId}-${deps.newId()}`,
     trigger: "watch",

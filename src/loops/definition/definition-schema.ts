@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SandboxSettingSchema } from "../model/sandbox-setting.ts";
 
 /**
  * The `<id>.loop.toml` format: a body (a hank) and a contract (goal, limits, budgets, no-progress
@@ -113,6 +114,7 @@ export const LoopDefinitionSchema = z.strictObject({
   fan_out: FanOut.optional(),
   trigger: Trigger.optional(),
   watch: Watch.optional(),
+  sandbox: SandboxSettingSchema.optional().describe("run the body, gates and hooks in bubblewrap"),
 });
 
 export type LoopDefinitionInput = z.input<typeof LoopDefinitionSchema>;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { LIMIT_KEYS, type LimitConfig } from "../model/limits.ts";
+import { SandboxSettingSchema } from "../model/sandbox-setting.ts";
 
 /**
  * The loop limits of `~/.hankweave/config.toml`: per-kind defaults and the daemon's ceilings.
@@ -21,6 +22,8 @@ const ConfigFile = z.looseObject({
     .strictObject({
       defaults: z.strictObject({ delivery: Limits.optional(), watch: Limits.optional() }).optional(),
       ceilings: Limits.optional(),
+      // The sandbox of every Loop whose definition has no [sandbox] of its own.
+      sandbox: SandboxSettingSchema.optional(),
       // Where the store and the runs' directories are; read by the CLI (`loops-context.ts`), not here.
       store: z.string().min(1).optional(),
       home: z.string().min(1).optional(),
@@ -58,6 +61,7 @@ export function readLimitConfig(path: string): LimitConfigRead {
     config: {
       ...(loops?.defaults !== undefined && { defaults: loops.defaults }),
       ...(loops?.ceilings !== undefined && { ceilings: loops.ceilings }),
+      ...(loops?.sandbox !== undefined && { sandbox: loops.sandbox }),
     } as LimitConfig,
   };
 }

@@ -53,8 +53,10 @@ export interface AdmissionReport {
 export interface BodyFacts {
   /** Some codon checkpoints files (`checkpointedFiles`). */
   readonly checkpoints: boolean;
-  /** Some codon's agent can act (every harness we run has tools; a codon may still have none). */
-  readonly hasTools: boolean;
+  /** Whether the body's agents can act: their harnesses (with their tools) load here. */
+  readonly actability: { readonly met: boolean; readonly answer: string };
+  /** What the body keeps besides its workspace and journal (`outputs`, `archives`). */
+  readonly keeps: readonly string[];
   /** The body sets dollar budgets of its own (they bound a generation's codons). */
   readonly dollarBudgets: boolean;
 }
@@ -66,6 +68,7 @@ export const ADMIT_REFUSAL_CODES = [
   "brake-in-workspace",
   "loosened-limit",
   "live-sibling",
+  "sandbox-unavailable",
 ] as const;
 export type AdmitRefusalCode = (typeof ADMIT_REFUSAL_CODES)[number];
 
@@ -82,12 +85,7 @@ export function admissionReport(d: LoopDefinition, body: BodyFacts, workspace?: 
       `${d.gates.length} gate(s): ${d.gates.map((g) => `${g.id} (${g.kind})`).join(", ")}`,
       "no gate: add a [[gates]] entry (command, judge or human)",
     ),
-    row(
-      "actability",
-      body.hasTools,
-      "the body's agents have tools",
-      "no codon of the body can act on the workspace",
-    ),
+    { condition: "actability", ...body.actability },
     row(
       "recoverability",
       body.checkpoints,
@@ -96,12 +94,7 @@ export function admissionReport(d: LoopDefinition, body: BodyFacts, workspace?: 
     ),
     economics(d),
     governability(d),
-    row(
-      "sedimentability",
-      true,
-      "a failed run keeps its workspace, journal and gate evidence until `hankweave loops gc`",
-      "",
-    ),
+    sedimentability(d, body),
   ];
   const warnings = [...brakeWarnings(d, workspace), ...gateWarnings(d)];
   if (body.dollarBudgets) {
@@ -112,6 +105,25 @@ export function admissionReport(d: LoopDefinition, body: BodyFacts, workspace?: 
     });
   }
   return { rows, warnings, admitted: rows.every((r) => r.met) };
+}
+
+/**
+ * What a failed run leaves besides a chat log: the checkpointed workspace, the gates' evidence, the
+ * body's outputs and archives (the journal alone is not enough); `loops gc` keeps a failed run's
+ * directory unless `--all`.
+ */
+function sedimentability(d: LoopDefinition, body: BodyFacts): AdmissionRow {
+  const kept = [
+    ...(body.checkpoints ? ["its checkpointed workspace"] : []),
+    ...(d.gates.length > 0 ? [`the evidence of ${d.gates.length} gate(s)`] : []),
+    ...body.keeps.map((k) => `the body's ${k}`),
+  ];
+  return row(
+    "sedimentability",
+    kept.length > 0,
+    `a failed run leaves ${kept.join(", ")} and its journal, kept by \`hankweave loops gc\` unless --all`,
+    "a failed run would leave only its journal (a chat log): checkpoint files (checkpointedFiles), add a gate, or keep outputs (outputFiles)",
+  );
 }
 
 function row(condition: Condition, met: boolean, yes: string, no: string): AdmissionRow {

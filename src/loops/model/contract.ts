@@ -2,6 +2,7 @@ import type { GateDefinition, HashField, LoopKind } from "../definition/definiti
 import type { LoopDefinition } from "../definition/load-definition.ts";
 import type { AdmissionWarning } from "./admission.ts";
 import { gateClampWarnings, gateMaxRevisions, type LimitValues, type ResolvedLimits } from "./limits.ts";
+import type { SandboxSetting } from "./sandbox-setting.ts";
 
 /**
  * The contract a run is admitted under, pinned for its whole life: the resolved limits, the gates and
@@ -62,6 +63,8 @@ export interface PinnedContract {
   readonly notices?: readonly AdmissionWarning[];
   /** The reason given with `--admit-anyway`, when admission found a condition missing. */
   readonly admittedAnyway: string | null;
+  /** Where the body, gates and hooks run (absent or null: with the driver's own rights). */
+  readonly sandbox?: SandboxSetting | null;
 }
 
 export interface PinInput {
@@ -73,6 +76,7 @@ export interface PinInput {
   readonly pinnedDir: string;
   readonly notices: readonly AdmissionWarning[];
   readonly admittedAnyway?: string;
+  readonly sandbox: SandboxSetting | null;
 }
 
 /** Pure: the contract of a run from its definition, resolved limits and pinned files. */
@@ -107,6 +111,7 @@ export function pinContract(input: PinInput): PinnedContract {
     pinnedDir: input.pinnedDir,
     notices: input.notices,
     admittedAnyway: input.admittedAnyway ?? null,
+    sandbox: input.sandbox,
   };
 }
 

@@ -76,6 +76,7 @@ describe("contract, hash, inbox, admission", () => {
       pins: [{ label: "gate.sh", path: "/pinned/gate.sh", kind: "file", sha256: "abc" }],
       pinnedDir: "/pinned",
       notices: [],
+      sandbox: null,
     });
     assert.equal(contract.gates[0]?.maxRevisions, 64);
     assert.deepEqual(contract.clamped, [
@@ -126,7 +127,8 @@ describe("contract, hash, inbox, admission", () => {
 
   test("admission: the seven rows, a missing condition refuses, brakes the agent can reach warn", () => {
     const bare = load('[contract]\ngoal = "g"\niteration_cap = 0\n');
-    const report = admissionReport(bare, { checkpoints: false, hasTools: true, dollarBudgets: true });
+    const actability = { met: true, answer: "runs on scripted" };
+    const report = admissionReport(bare, { checkpoints: false, actability, keeps: [], dollarBudgets: true });
     assert.equal(report.rows.length, 7);
     assert.equal(report.admitted, false);
     const missing = report.rows.filter((r) => !r.met).map((r) => r.condition);
@@ -136,12 +138,13 @@ describe("contract, hash, inbox, admission", () => {
       "recoverability",
       "economics",
       "governability",
+      "sedimentability",
     ]);
     assert.ok(report.warnings.some((w) => w.code === "body-dollar-budget"));
     const good = load(
       `owner = "o"\ncadence = "manual"\nescalation = ["./gate.sh"]\ndata = "."\n[contract]\ngoal = "g"\n[[gates]]\nid = "t"\nkind = "command"\nrun = ["npm", "test"]\n`,
     );
-    const ok = admissionReport(good, { checkpoints: true, hasTools: true, dollarBudgets: false });
+    const ok = admissionReport(good, { checkpoints: true, actability, keeps: [], dollarBudgets: false });
     assert.equal(ok.admitted, true);
     const codes = ok.warnings.map((w) => w.code);
     assert.ok(codes.includes("gate-reads-workspace"));

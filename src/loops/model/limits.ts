@@ -1,5 +1,6 @@
 import type { LoopKind } from "../definition/definition-schema.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
+import type { SandboxSetting } from "./sandbox-setting.ts";
 
 /**
  * Every stop limit of a run: a per-kind default, a daemon ceiling, and the value a run uses. The value
@@ -64,6 +65,8 @@ export const BUILTIN_CEILINGS: PartialLimits = {
 export interface LimitConfig {
   readonly defaults?: Readonly<Partial<Record<LoopKind, PartialLimits>>>;
   readonly ceilings?: PartialLimits;
+  /** The daemon's default sandbox (`[loops.sandbox]`), for definitions without `[sandbox]`. */
+  readonly sandbox?: SandboxSetting;
 }
 
 export interface ClampWarning {

@@ -24,6 +24,9 @@ export interface Contract {
   readonly clamped: readonly string[];
   readonly onExceeded: "halt" | "escalate";
   readonly gates: readonly { readonly id: string; readonly kind: string }[];
+  readonly admittedAnyway?: string | null;
+  /** What admission warned about: brakes the body could reach, a changed definition. */
+  readonly notices?: readonly { readonly code: string; readonly message: string }[];
 }
 
 export interface Amendment {

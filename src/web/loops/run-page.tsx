@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { Fragment, useCallback, useEffect, useState } from "react";
 import { postJson, useDaemonData } from "./daemon-client.ts";
 import type { RunDetail } from "./daemon-types.ts";
 import { GenerationList } from "./generation-list.tsx";
@@ -56,6 +56,18 @@ export function RunPage(props: { readonly runId: string }) {
               .join(" · ")}
             {run.contract.clamped.length > 0 && ` (clamped: ${run.contract.clamped.join("; ")})`}
           </dd>
+          {run.contract.admittedAnyway !== null && run.contract.admittedAnyway !== undefined && (
+            <>
+              <dt>Admitted anyway</dt>
+              <dd>{run.contract.admittedAnyway}</dd>
+            </>
+          )}
+          {(run.contract.notices ?? []).map((notice) => (
+            <Fragment key={notice.message}>
+              <dt>Warning ({notice.code})</dt>
+              <dd data-notice={notice.code}>{notice.message}</dd>
+            </Fragment>
+          ))}
         </dl>
       </section>
       <div className="outcome-banner" role="status" aria-live="polite" data-banner={run.state}>
