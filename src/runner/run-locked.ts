@@ -14,7 +14,7 @@ import { buildPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import type { StaleLock } from "../workspace/lock/index.ts";
-import { cleanRestartCheckpoint, needsCleanRestart } from "./clean-restart.ts";
+import { acceptedBy, cleanRestart, needsCleanRestart } from "./clean-restart.ts";
 import { withDataSourceWatch } from "./data-source-hooks.ts";
 import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
 import { createHarnesses } from "./harnesses.ts";
@@ -100,10 +100,19 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       };
     }
     // After a crash or a cancel mid-codon, the codon re-runs on the files it started from.
-    const restartFrom =
+    const restart =
       run.options.newRun !== true && aftermath.kind !== "continuation" && needsCleanRestart(sink.state())
-        ? await cleanRestartCheckpoint(sink, run.checkpointer, layout.eventsPath)
+        ? await cleanRestart({
+            sink,
+            checkpointer: run.checkpointer,
+            journalPath: layout.eventsPath,
+            executionDir: layout.executionDir,
+            storeDir: layout.checkpointGitDir,
+            accept: (question) => acceptedBy(run.options, question),
+          })
         : undefined;
+    if (restart?.kind === "refused") return refused(restart.message, layout);
+    const restartFrom = restart?.kind === "checkpoint" ? restart.sha : undefined;
     // Every process the run starts carries the execution's mark: a next start ends those a crash left.
     const childrenEnv = markedEnv(run.env, layout.executionDir);
     const runNewId = continuationIds(
