@@ -19,6 +19,7 @@ import { withDataSourceWatch } from "./data-source-hooks.ts";
 import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
 import { createHarnesses } from "./harnesses.ts";
 import { auditJournalInBackground } from "./journal-audit-report.ts";
+import { knownSecretMask } from "./known-secrets.ts";
 import { markedEnv } from "./leftover-processes.ts";
 import type { LoadedHank } from "./load-hank.ts";
 import { fenceAllowsWrite, fencedStore, type LockFence } from "./lock-fence.ts";
@@ -63,6 +64,12 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
   const writer = JournalWriter.open(layout.eventsPath, {
     durability: wantsDurableJournal(run.options, run.env) ? "boundary" : "os",
     onReplaced: replaced.onReplaced,
+    mask: knownSecretMask({
+      env: run.env,
+      hank: run.loaded.hank,
+      hankText: run.loaded.text,
+      hankDir: run.loaded.hankDir,
+    }),
   });
   let audit: Promise<void> = Promise.resolve();
   try {
