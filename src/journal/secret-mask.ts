@@ -22,7 +22,8 @@ export function createSecretMask(values: Iterable<string>): SecretMask {
     for (const secret of known) if (out.includes(secret)) out = out.replaceAll(secret, MASKED);
     return out;
   };
-  const data = <T>(value: T): T => maskDeep(value, text) as T;
+  // Without a known value there is nothing to look for: events go through untouched.
+  const data = <T>(value: T): T => (known.length === 0 ? value : (maskDeep(value, text) as T));
   return { text, data };
 }
 
