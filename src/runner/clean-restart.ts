@@ -1,7 +1,7 @@
 import type { Checkpointer } from "../checkpoint/index.ts";
 import type { EventSink } from "../engine/index.ts";
 import { isFinishedCodon, readJournalLine, restartPoint } from "../engine/rollback/index.ts";
-import { type CodonRecord, type RunState, wasCutShort } from "../journal/index.ts";
+import { type RunState, wasCutShort } from "../journal/index.ts";
 import { shellCommand } from "../util/shell-quote.ts";
 import { CONFIRM_TIMEOUT_MS } from "../workspace/execution/index.ts";
 
@@ -52,7 +52,8 @@ export async function cleanRestart(input: CleanRestartInput): Promise<CleanResta
   try {
     await checkpointer.init();
     const [line, records] = await Promise.all([readJournalLine(input.journalPath), checkpointer.list()]);
-    if (records.length === 0 && line.state.codons.some(madeCheckpoints)) return lostStore(input);
+    const inStore = new Set(records.map((record) => record.codonId));
+    if (line.savedEnds.some((codonId) => !inStore.has(codonId))) return lostStore(input);
     if (line.unsavedEnds.length > 0) return asIs(sink, unsavedMessage(line.unsavedEnds));
     const point = restartPoint(line.steps, records, (id) => isFinishedCodon(sink.codon(id)));
     if (point.kind !== "checkpoint") return asIs(sink, point.message);
@@ -66,14 +67,6 @@ export async function cleanRestart(input: CleanRestartInput): Promise<CleanResta
 
 /** The code in the refusal, and in the warning once the user went on from a fresh store. */
 export const CHECKPOINTS_LOST_CODE = "checkpoints-lost";
-
-/**
- * A codon that ended after running (completed, or failed with the failure ignored) committed its end:
- * a store without a single checkpoint lost them (a fresh store made by `init`).
- */
-function madeCheckpoints(codon: CodonRecord): boolean {
-  return codon.status === "completed" || (codon.status === "failed" && codon.failureIgnored);
-}
 
 async function lostStore(input: CleanRestartInput): Promise<CleanRestart> {
   const lost = `the checkpoint store ${input.storeDir} no longer holds the checkpoints the journal restarts from (it was deleted or replaced; code ${CHECKPOINTS_LOST_CODE})`;
