@@ -3,10 +3,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type BundledCli, bundleCli } from "../crash/bundled-cli.ts";
+import { describe, it } from "node:test";
+import { cliSandbox } from "../crash/bundled-cli.ts";
 import { cliEnvironment } from "../fixtures/hankweave-cli.ts";
-import { codon, sandbox, writeHank } from "../workspace/support.ts";
+import { codon, writeHank } from "../workspace/support.ts";
 
 /**
  * Items 1 and 7 under a disk that fills: each codon's rig writes 64 KiB that do not compress (so the
@@ -64,17 +64,8 @@ for (const scenario of SCENARIOS) describeScenario(scenario);
 
 function describeScenario(scenario: (typeof SCENARIOS)[number]): void {
   describe(`a disk that fills during a run: ${scenario.name}`, { skip: SKIP }, () => {
-    const box = sandbox("disk-full");
-    let cli: BundledCli | undefined;
-    let hank = "";
-    before(async () => {
-      cli = await bundleCli();
-      hank = writeHank(join(box.root, "hank"), ["a", "b", "c"].map(scenario.codonOf));
-    });
-    after(() => {
-      cli?.remove();
-      box.remove();
-    });
+    const { box, bin } = cliSandbox("disk-full");
+    const hank = writeHank(join(box.root, "hank"), ["a", "b", "c"].map(scenario.codonOf));
 
     for (const size of scenario.sizes) {
       it(`${size} KiB: a one-line ENOSPC, then the same command completes with nothing lost`, () => {
@@ -83,7 +74,7 @@ function describeScenario(scenario: (typeof SCENARIOS)[number]): void {
         mkdirSync(mount);
         mkdirSync(out);
         const run = (name: string) =>
-          `'${process.execPath}' '${cli?.path}' '${hank}' --headless -e '${mount}/exec' > '${out}/${name}.out' 2>&1; echo $? > '${out}/${name}.code'`;
+          `'${process.execPath}' '${bin()}' '${hank}' --headless -e '${mount}/exec' > '${out}/${name}.out' 2>&1; echo $? > '${out}/${name}.code'`;
         const script = [
           `mount -t tmpfs -o size=${size}k tmpfs '${mount}'`,
           run("first"),

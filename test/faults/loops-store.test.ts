@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type BundledCli, bundleCli } from "../crash/bundled-cli.ts";
+import { describe, it } from "node:test";
+import { cliSandbox } from "../crash/bundled-cli.ts";
 import { cliEnvironment, REPO_ROOT } from "../fixtures/hankweave-cli.ts";
-import { sandbox } from "../workspace/support.ts";
 
 /**
  * Item: the loops commands end a fault with one line, not a stack trace: a file that is not a SQLite
@@ -13,22 +12,14 @@ import { sandbox } from "../workspace/support.ts";
  */
 
 describe("loops store faults", () => {
-  const box = sandbox("loops-store");
-  let cli: BundledCli | undefined;
+  const { box, bin } = cliSandbox("loops-store");
   const loops = (args: readonly string[]) =>
-    spawnSync(process.execPath, [cli?.path ?? "", "loops", ...args], {
+    spawnSync(process.execPath, [bin(), "loops", ...args], {
       cwd: box.root,
       env: cliEnvironment({ HOME: box.root }),
       encoding: "utf8",
       timeout: 60_000,
     });
-  before(async () => {
-    cli = await bundleCli();
-  });
-  after(() => {
-    cli?.remove();
-    box.remove();
-  });
 
   it("a store that is not a database: one line naming it, the cause and the fix", () => {
     const db = join(box.root, "not-a.db");

@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { executionLayout } from "../../src/workspace/execution-layout.ts";
 import { parseLockRecord, serializeLockRecord } from "../../src/workspace/lock/lock-record.ts";
-import { type BundledCli, bundleCli } from "../crash/bundled-cli.ts";
+import { cliSandbox } from "../crash/bundled-cli.ts";
 import { cliEnvironment } from "../fixtures/hankweave-cli.ts";
-import { codon, sandbox, writeHank } from "../workspace/support.ts";
+import { codon, writeHank } from "../workspace/support.ts";
 
 /**
  * Item: split brain after SIGSTOP. The CLI runs a codon whose scripted agent (in the runtime's own
@@ -23,23 +23,15 @@ import { codon, sandbox, writeHank } from "../workspace/support.ts";
 const OTHER_PID = 424242;
 
 describe("a CLI stopped with SIGSTOP while its lock is taken over", () => {
-  const box = sandbox("sigstop-holder");
-  let cli: BundledCli | undefined;
-  before(async () => {
-    cli = await bundleCli();
-  });
-  after(() => {
-    cli?.remove();
-    box.remove();
-  });
+  const { box, env, bin } = cliSandbox("sigstop-holder");
 
   it("writes nothing more once woken: neither the workspace nor the journal", async () => {
     const hank = writeHank(join(box.root, "hank"), [
       codon("a", "@append trail.txt begin\n@sleep 1000\n@append trail.txt end"),
     ]);
     const layout = executionLayout(join(box.root, "exec"));
-    const child = spawn(process.execPath, [cli?.path ?? "", hank, "--headless", "-e", layout.executionDir], {
-      env: cliEnvironment({ HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: join(box.root, "executions") }),
+    const child = spawn(process.execPath, [bin(), hank, "--headless", "-e", layout.executionDir], {
+      env: cliEnvironment(env),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
