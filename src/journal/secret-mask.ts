@@ -22,8 +22,15 @@ export function createSecretMask(values: Iterable<string>): SecretMask {
     for (const secret of known) if (out.includes(secret)) out = out.replaceAll(secret, MASKED);
     return out;
   };
-  // Without a known value there is nothing to look for: events go through untouched.
-  const data = <T>(value: T): T => (known.length === 0 ? value : (maskDeep(value, text) as T));
+  // Most events hold no secret: one look at their JSON (where a value appears JSON-escaped) lets them
+  // through untouched; only an event that holds one is walked and copied.
+  const escaped = known.map((secret) => JSON.stringify(secret).slice(1, -1));
+  const holdsOne = (value: unknown): boolean => {
+    const json = JSON.stringify(value) ?? "";
+    return escaped.some((secret) => json.includes(secret));
+  };
+  const data = <T>(value: T): T =>
+    known.length === 0 || !holdsOne(value) ? value : (maskDeep(value, text) as T);
   return { text, data };
 }
 

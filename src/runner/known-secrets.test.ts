@@ -30,6 +30,12 @@ describe("createSecretMask", () => {
     const mask = createSecretMask(["abcdefgh", "abcdefgh-longer"]);
     const data = { a: "x abcdefgh-longer y abcdefgh", list: ["abcdefgh"], n: 3, plain: { t: "none" } };
     assert.deepEqual(mask.data(data), { a: "x **** y ****", list: ["****"], n: 3, plain: { t: "none" } });
+    const quoted = createSecretMask(['pa"ss\nword\\12']);
+    assert.deepEqual(
+      quoted.data({ m: 'x pa"ss\nword\\12 y' }),
+      { m: "x **** y" },
+      "JSON-escaped in the event",
+    );
     const untouched = { t: "nothing here" };
     assert.equal(mask.data(untouched), untouched);
   });
