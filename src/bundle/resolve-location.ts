@@ -71,7 +71,8 @@ export async function resolveHankLocation(
   if (!verified.ok) return verified;
   if (context.scratch === true) {
     const scratch = extractScratch(verified.lock, verified.members, tmpdir());
-    return { ok: true, hankPath: scratch, notes: [], bundleHash: verified.lock.bundleHash, scratch };
+    const note = `✓ Verified bundle ${verified.lock.name} ${verified.lock.version} (bundleHash ${verified.lock.bundleHash.slice(0, 12)})`;
+    return { ok: true, hankPath: scratch, notes: [note], bundleHash: verified.lock.bundleHash, scratch };
   }
   const extraction = extractBundle(
     verified.lock,

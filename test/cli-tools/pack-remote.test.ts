@@ -39,7 +39,7 @@ describe("remote hank locations", () => {
   it("fetches a bundle URL, verifies it and validates the hank", async () => {
     const { io, out, err } = captureIo(root, env);
     assert.equal(await runCli([`${base}/served.hank`, "--validate", "-m", "scripted"], io), 0, out() + err());
-    assert.match(err(), /✓ Extracted to: .*bundles/);
+    assert.match(err(), /✓ Verified bundle .* \(bundleHash [0-9a-f]{12}\)/);
     const missing = captureIo(root, env);
     assert.equal(await runCli([`${base}/gone.hank`, "--validate"], missing.io), 1);
     assert.match(missing.err(), /^Error: Failed to fetch remote hank: .*gone\.hank: HTTP 404\./);
