@@ -211,10 +211,15 @@ export class JournalWriter {
     return this.#fd;
   }
 
-  /** The open descriptor, once the path leads to its file again (see the class comment). */
+  /**
+   * The open descriptor, once the path leads to its file again (see the class comment). When the
+   * journal's directory is gone too, the execution itself was removed: there is nothing to put the
+   * journal back into, and the writer goes on with its file as before.
+   */
   #fdAtPath(): number {
     const fd = this.#openFd();
     if (isSameFile(statSync(this.path, { throwIfNoEntry: false }), this.#own)) return fd;
+    if (!existsSync(dirname(this.path))) return fd;
     let back: ReturnType<typeof putJournalBack>;
     try {
       back = putJournalBack(fd, this.#size, this.path);
