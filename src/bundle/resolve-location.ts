@@ -74,7 +74,8 @@ export async function resolveHankLocation(
   if (context.scratch === true && !intact(cached, verified.lock)) {
     // Nothing verified in the cache to read: look at a temporary copy and leave the cache as it is.
     const scratch = extractScratch(verified.lock, verified.members, tmpdir());
-    return { ok: true, hankPath: scratch, notes: [], bundleHash: verified.lock.bundleHash, scratch };
+    const note = `✓ Verified bundle ${verified.lock.name} ${verified.lock.version} (bundleHash ${verified.lock.bundleHash.slice(0, 12)})`;
+    return { ok: true, hankPath: scratch, notes: [note], bundleHash: verified.lock.bundleHash, scratch };
   }
   // A verified extraction is reused as it is (reading it writes nothing, `--validate` included).
   const extraction = extractBundle(verified.lock, verified.members, bundles);

@@ -77,6 +77,7 @@ export type {
 } from "./run-state.ts";
 export { codonIndex, findCodon, initialRunState, RunStateSchema } from "./run-state.ts";
 export { RunStateStore } from "./run-state-store.ts";
+export { createSecretMask, MASKED, type SecretMask } from "./secret-mask.ts";
 export type { SnapshotContent, SnapshotRead, StateSnapshot } from "./state-snapshot.ts";
 export {
   readSnapshot,

@@ -39,6 +39,18 @@ describe("a journal replaced under its writer", () => {
     assert.equal(existsSync(`${path}.restoring`), false);
   });
 
+  it("after its directory was removed (the execution was deleted): it writes on, putting nothing back", () => {
+    const events = join(dir, "events");
+    const path = join(events, "events.jsonl");
+    const notices: JournalReplaced[] = [];
+    const writer = JournalWriter.open(path, { onReplaced: (r) => notices.push(r) });
+    writer.append(info("one"));
+    rmSync(events, { recursive: true });
+    writer.append(info("two"));
+    writer.close();
+    assert.deepEqual([notices, existsSync(events)], [[], false]);
+  });
+
   it("after a delete: the file is written again at its path, at the close too", async () => {
     const path = join(dir, "events.jsonl");
     const notices: JournalReplaced[] = [];

@@ -20,6 +20,7 @@ import { isSameFile, type JournalReplaced, putJournalBack } from "./journal-rest
 import { parseRecord } from "./parse-record.ts";
 import { chainedLine, lineHash } from "./record-chain.ts";
 import { scanLinesBackward, tornTailLength, withPath } from "./scan-lines.ts";
+import type { SecretMask } from "./secret-mask.ts";
 
 /**
  * When appended records reach the disk. Every mode survives a killed process (a record is in the file
@@ -40,6 +41,8 @@ export interface JournalWriterOptions extends EnvelopeOptions {
    * append that found it is written; an append from here is journaled first.
    */
   readonly onReplaced?: (replaced: JournalReplaced) => void;
+  /** Known secret values, masked in every string of every event before it is written (see secret-mask). */
+  readonly mask?: SecretMask;
 }
 
 export type { EventDraft };
@@ -128,7 +131,7 @@ export class JournalWriter {
   append<T extends JournaledType>(draft: EventDraft<T>): EventOf<T> {
     const fd = this.#fdAtPath();
     const seq = this.#lastSeq + 1;
-    const event = envelopeOf(draft, seq, this.#options);
+    const event = envelopeOf(this.#masked(draft), seq, this.#options);
     const prev = this.#prev;
     try {
       this.#write(fd, `${this.#chain(event)}\n`);
@@ -146,7 +149,9 @@ export class JournalWriter {
    */
   appendAll(drafts: readonly EventDraft<JournaledType>[]): EventOf<JournaledType>[] {
     const fd = this.#fdAtPath();
-    const events = drafts.map((draft, index) => envelopeOf(draft, this.#lastSeq + 1 + index, this.#options));
+    const events = drafts.map((draft, index) =>
+      envelopeOf(this.#masked(draft), this.#lastSeq + 1 + index, this.#options),
+    );
     if (events.length === 0) return events;
     const prev = this.#prev;
     try {
@@ -186,6 +191,14 @@ export class JournalWriter {
     }
   }
 
+  /** The draft with known secret values masked in its data. */
+  #masked<T extends JournaledType>(draft: EventDraft<T>): EventDraft<T> {
+    const mask = this.#options.mask;
+    if (mask === undefined) return draft;
+    const data = mask.data(draft.data);
+    return data === draft.data ? draft : { ...draft, data };
+  }
+
   /** The record's line, linked to the line before it; the link moves on to this line. */
   #chain(event: EventOf<JournaledType>): string {
     const line = chainedLine(JSON.stringify(event), this.#prev);
@@ -198,10 +211,15 @@ export class JournalWriter {
     return this.#fd;
   }
 
-  /** The open descriptor, once the path leads to its file again (see the class comment). */
+  /**
+   * The open descriptor, once the path leads to its file again (see the class comment). When the
+   * journal's directory is gone too, the execution itself was removed: there is nothing to put the
+   * journal back into, and the writer goes on with its file as before.
+   */
   #fdAtPath(): number {
     const fd = this.#openFd();
     if (isSameFile(statSync(this.path, { throwIfNoEntry: false }), this.#own)) return fd;
+    if (!existsSync(dirname(this.path))) return fd;
     let back: ReturnType<typeof putJournalBack>;
     try {
       back = putJournalBack(fd, this.#size, this.path);

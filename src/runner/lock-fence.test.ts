@@ -19,6 +19,7 @@ function stubLock(): { lock: RuntimeLock; reads: () => number; takeOver: () => v
       return held;
     },
     setPort: () => undefined,
+    setRunId: () => undefined,
     release: () => "released",
   };
   const holder = { pid: 2, runId: "t", startedAt: "", heartbeatAt: "", hostname: "h", generation: 4 };

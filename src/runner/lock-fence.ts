@@ -1,5 +1,5 @@
 import type { Checkpointer } from "../checkpoint/index.ts";
-import type { EventStore } from "../engine/index.ts";
+import type { EventListener, EventStore } from "../engine/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { LockRecord, RuntimeLock } from "../workspace/lock/index.ts";
 
@@ -86,6 +86,19 @@ function lockLostMessage(holder: LockRecord | null, lock: Pick<RuntimeLock, "pat
   }
   const who = `another process took it over (PID ${holder.pid} on ${holder.hostname}, generation ${holder.generation ?? "?"})`;
   return `This process lost the execution's lock while it was suspended: ${who}. ${stopped}; the execution goes on in the process that holds the lock.`;
+}
+
+/**
+ * A listener that writes the run's id into the lock when the run starts: the lock is taken before the
+ * run has an id (`starting`), and a lock naming its run tells a second start (or a person) which run
+ * holds the execution.
+ */
+export function lockNamesRun(lock: Pick<RuntimeLock, "setRunId">): EventListener {
+  return (event) => {
+    if (event.type !== "state.transition" || event.data.transitionType !== "RunStarted") return;
+    const runId = event.data.runId;
+    if (runId !== undefined) lock.setRunId(runId);
+  };
 }
 
 /** Whether this process may still write (the fence holds); false once the lock is known to be lost. */

@@ -14,7 +14,13 @@ import { faultResult, releaseLockQuietly } from "./fault-report.ts";
 import { executionMarkEnv } from "./leftover-processes.ts";
 import { loadCommands } from "./load-commands.ts";
 import { type LoadedHank, loadValidatedHank } from "./load-hank.ts";
-import { createLockFence, fencedCheckpointer, type LockFence, LockLostError } from "./lock-fence.ts";
+import {
+  createLockFence,
+  fencedCheckpointer,
+  type LockFence,
+  LockLostError,
+  lockNamesRun,
+} from "./lock-fence.ts";
 import { openExecution } from "./open-execution.ts";
 import { createRunChannels, drainBus, type RunChannels } from "./run-channels.ts";
 import { runLocked } from "./run-locked.ts";
@@ -143,7 +149,7 @@ async function execute(
   options.onOpened?.(layout, opened.notes);
   try {
     return await runLocked({
-      options,
+      options: { ...options, listeners: [lockNamesRun(lock.lock), ...(options.listeners ?? [])] },
       env,
       clock,
       layout,

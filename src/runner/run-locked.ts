@@ -15,11 +15,12 @@ import { buildPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import type { StaleLock } from "../workspace/lock/index.ts";
-import { cleanRestartCheckpoint, needsCleanRestart } from "./clean-restart.ts";
+import { acceptedBy, cleanRestart, needsCleanRestart } from "./clean-restart.ts";
 import { withDataSourceWatch } from "./data-source-hooks.ts";
 import { type ExecutionOptions, type ExecutionResult, wantsDurableJournal } from "./execution-options.ts";
 import { createHarnesses } from "./harnesses.ts";
 import { auditJournalInBackground } from "./journal-audit-report.ts";
+import { knownSecretMask } from "./known-secrets.ts";
 import { markedEnv } from "./leftover-processes.ts";
 import type { LoadedHank } from "./load-hank.ts";
 import { fenceAllowsWrite, fencedStore, type LockFence } from "./lock-fence.ts";
@@ -64,6 +65,12 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
   const writer = JournalWriter.open(layout.eventsPath, {
     durability: wantsDurableJournal(run.options, run.env) ? "boundary" : "os",
     onReplaced: replaced.onReplaced,
+    mask: knownSecretMask({
+      env: run.env,
+      hank: run.loaded.hank,
+      hankText: run.loaded.text,
+      hankDir: run.loaded.hankDir,
+    }),
   });
   let audit: Promise<void> = Promise.resolve();
   try {
@@ -105,10 +112,19 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
       };
     }
     // After a crash or a cancel mid-codon, the codon re-runs on the files it started from.
-    const restartFrom =
+    const restart =
       run.options.newRun !== true && aftermath.kind !== "continuation" && needsCleanRestart(sink.state())
-        ? await cleanRestartCheckpoint(sink, run.checkpointer, layout.eventsPath)
+        ? await cleanRestart({
+            sink,
+            checkpointer: run.checkpointer,
+            journalPath: layout.eventsPath,
+            executionDir: layout.executionDir,
+            storeDir: layout.checkpointGitDir,
+            accept: (question) => acceptedBy(run.options, question),
+          })
         : undefined;
+    if (restart?.kind === "refused") return refused(restart.message, layout);
+    const restartFrom = restart?.kind === "checkpoint" ? restart.sha : undefined;
     // Every process the run starts carries the execution's mark: a next start ends those a crash left.
     const childrenEnv = markedEnv(run.env, layout.executionDir);
     const runNewId = continuationIds(

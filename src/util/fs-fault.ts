@@ -37,6 +37,18 @@ const FAULTS: Readonly<Record<string, FaultKind>> = {
   EMFILE: { reason: "too many open files", fix: `Raise the limit (ulimit -n), ${RESUME}.` },
   ENFILE: { reason: "the system has too many open files", fix: `Close other programs, ${RESUME}.` },
   EIO: { reason: "an input/output error from the disk", fix: `Check the disk, ${RESUME}.` },
+  ENAMETOOLONG: {
+    reason: "a name in the path is longer than the file system allows",
+    fix: "Shorten it (an id the name is made from: a loop's id, an execution's name), then run again.",
+  },
+  SQLITE_NOTADB: {
+    reason: "the file is not a SQLite database",
+    fix: "Point --db at the loops store, or move the file aside (an empty store is made in its place), then run again.",
+  },
+  SQLITE_CORRUPT: {
+    reason: "the SQLite database is damaged",
+    fix: "Restore it from a backup, or move it aside (an empty store is made in its place), then run again.",
+  },
 };
 
 const VERBS: Readonly<Record<string, string>> = {

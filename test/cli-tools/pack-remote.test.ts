@@ -40,6 +40,7 @@ describe("remote hank locations", () => {
     const { io, out, err } = captureIo(root, env);
     assert.equal(await runCli([`${base}/served.hank`, "--validate", "-m", "scripted"], io), 0, out() + err());
     assert.doesNotMatch(err(), /Extracted to/);
+    assert.match(err(), /✓ Verified bundle .* \(bundleHash [0-9a-f]{12}\)/);
     assert.equal(
       existsSync(join(root, "cache", "bundles")),
       false,

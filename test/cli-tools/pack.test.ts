@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -51,14 +51,19 @@ describe("hankweave pack and bundle runs", () => {
     assert.equal(sha256Hex(readFileSync(again)), sha256Hex(readFileSync(bundle)));
   });
 
-  it("runs the bundle with -m scripted, then reuses the verified extraction", async () => {
+  it("runs the bundle with -m scripted, reuses the verified extraction, and --validate leaves the cache as it is", async () => {
     const first = captureIo(root, env);
     assert.equal(await runCli([bundle, "-m", "scripted", "--headless", "-n"], first.io), 0, first.err());
     assert.match(first.err(), /✓ Extracted to: .*cache\/bundles\/[0-9a-f]{64}/);
     assert.match(first.err(), /Run completed: 7 codon\(s\) completed/);
     const second = captureIo(root, env);
-    assert.equal(await runCli([bundle, "--validate", "-m", "scripted"], second.io), 0, second.out());
+    assert.equal(await runCli([bundle, "-m", "scripted", "--headless", "-n"], second.io), 0, second.err());
     assert.match(second.err(), /Reusing verified extraction:/);
+    const cached = readdirSync(join(root, "cache", "bundles"));
+    const validated = captureIo(root, env);
+    assert.equal(await runCli([bundle, "--validate", "-m", "scripted"], validated.io), 0, validated.out());
+    assert.match(validated.err(), /✓ Verified bundle .* \(bundleHash [0-9a-f]{12}\)/);
+    assert.deepEqual(readdirSync(join(root, "cache", "bundles")), cached);
   });
 
   it("--check lints without writing: 0 when clean, 1 for lint errors, 2 for usage", async () => {

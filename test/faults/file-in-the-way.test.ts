@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type BundledCli, bundleCli } from "../crash/bundled-cli.ts";
+import { describe, it } from "node:test";
+import { cliSandbox } from "../crash/bundled-cli.ts";
 import { cliEnvironment } from "../fixtures/hankweave-cli.ts";
-import { codon, sandbox, writeHank } from "../workspace/support.ts";
+import { codon, writeHank } from "../workspace/support.ts";
 
 /**
  * Item: a file where one of the execution's directories belongs (something other than hankweave put it
@@ -15,23 +15,14 @@ import { codon, sandbox, writeHank } from "../workspace/support.ts";
 const DIRECTORIES = ["agentRoot", ".hankweave/events", ".hankweave/checkpoints", "rigArchive"];
 
 describe("a file where an execution directory belongs", () => {
-  const box = sandbox("file-in-the-way");
-  let cli: BundledCli | undefined;
-  let hank = "";
+  const { box, env, bin } = cliSandbox("file-in-the-way");
+  const hank = writeHank(join(box.root, "hank"), [codon("a", "@append trail.txt a")]);
   const start = (execution: string) =>
-    spawnSync(process.execPath, [cli?.path ?? "", hank, "--headless", "-e", execution], {
-      env: cliEnvironment({ HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: join(box.root, "executions") }),
+    spawnSync(process.execPath, [bin(), hank, "--headless", "-e", execution], {
+      env: cliEnvironment(env),
       encoding: "utf8",
       timeout: 60_000,
     });
-  before(async () => {
-    cli = await bundleCli();
-    hank = writeHank(join(box.root, "hank"), [codon("a", "@append trail.txt a")]);
-  });
-  after(() => {
-    cli?.remove();
-    box.remove();
-  });
 
   for (const directory of DIRECTORIES) {
     it(`${directory}: one line naming it, and the fix`, () => {

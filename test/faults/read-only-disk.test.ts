@@ -3,10 +3,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type BundledCli, bundleCli } from "../crash/bundled-cli.ts";
+import { before, describe, it } from "node:test";
+import { cliSandbox } from "../crash/bundled-cli.ts";
 import { cliEnvironment } from "../fixtures/hankweave-cli.ts";
-import { codon, sandbox, writeHank } from "../workspace/support.ts";
+import { codon, writeHank } from "../workspace/support.ts";
 
 /**
  * Item: a read-only file system ends every command with one line (path, reason, code, fix), never a
@@ -34,33 +34,26 @@ const ONE_LINE_EROFS =
 describe("commands on a read-only file system", {
   skip: readOnlyMountWorks() ? false : "unshare -rm is not permitted here",
 }, () => {
-  const box = sandbox("read-only-disk");
-  let cli: BundledCli | undefined;
-  const executions = join(box.root, "executions");
+  const { box, env, bin } = cliSandbox("read-only-disk");
+  const executions = box.executions;
   const existing = join(executions, "done");
-  let hank = "";
-  before(async () => {
-    cli = await bundleCli();
-    hank = writeHank(join(box.root, "hank"), [
-      codon("a", "@append trail.txt a", { checkpointedFiles: ["**"] }),
-    ]);
+  const hank = writeHank(join(box.root, "hank"), [
+    codon("a", "@append trail.txt a", { checkpointedFiles: ["**"] }),
+  ]);
+  before(() => {
     mkdirSync(executions, { recursive: true });
-    const made = spawnSync(process.execPath, [cli.path, hank, "--headless", "-e", existing], {
-      env: cliEnvironment({ HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: executions }),
+    const made = spawnSync(process.execPath, [bin(), hank, "--headless", "-e", existing], {
+      env: cliEnvironment(env),
       encoding: "utf8",
     });
     assert.equal(made.status, 0, made.stderr);
   });
-  after(() => {
-    cli?.remove();
-    box.remove();
-  });
 
   /** Runs the CLI with `executions` read-only; returns its stderr after asserting exit code 1. */
   function readOnly(args: readonly string[]): string {
-    const quoted = [process.execPath, cli?.path ?? "", ...args].map((a) => `'${a}'`).join(" ");
+    const quoted = [process.execPath, bin(), ...args].map((a) => `'${a}'`).join(" ");
     const run = spawnSync("unshare", ["-rm", "sh", "-c", roMount(executions, `exec ${quoted}`)], {
-      env: cliEnvironment({ HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: executions }),
+      env: cliEnvironment(env),
       encoding: "utf8",
       timeout: 60_000,
     });

@@ -22,12 +22,18 @@ export async function openSqlite(path: string): Promise<OpenedDatabase> {
   const [{ default: LibsqlDatabase }, kysely] = await Promise.all([import("libsql"), import("kysely")]);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const raw = new LibsqlDatabase(path);
-  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  raw.pragma("journal_mode = WAL");
-  // WAL with NORMAL survives a process crash with every committed transaction; only a power loss can
-  // drop the last few, which the journal of each body (the truth for its generation) tolerates.
-  raw.pragma("synchronous = NORMAL");
-  raw.pragma("foreign_keys = ON");
+  try {
+    raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    raw.pragma("journal_mode = WAL");
+    // WAL with NORMAL survives a process crash with every committed transaction; only a power loss can
+    // drop the last few, which the journal of each body (the truth for its generation) tolerates.
+    raw.pragma("synchronous = NORMAL");
+    raw.pragma("foreign_keys = ON");
+  } catch (error) {
+    // The first statements are where a file that is no database (or a damaged one) shows: name it.
+    raw.close();
+    throw Object.assign(error as object, { path, syscall: "open" });
+  }
   class ImmediateSqliteDialect extends kysely.SqliteDialect {
     override createDriver(): Driver {
       const driver = super.createDriver();

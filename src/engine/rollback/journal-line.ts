@@ -44,6 +44,8 @@ export interface JournalLine {
    * they will not run again.
    */
   readonly unsavedEnds: readonly string[];
+  /** Finished codons whose end was checkpointed (no failure journaled): the store must hold one of theirs. */
+  readonly savedEnds: readonly string[];
 }
 
 export interface JournalLineReader {
@@ -105,6 +107,7 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
       reports: [...reports],
       interrupted,
       unsavedEnds: unsaved.ids(),
+      savedEnds: unsaved.saved(),
     }),
   };
 }
@@ -113,15 +116,20 @@ export function createJournalLineReader(initial: RunState = initialRunState()): 
  * Folds `JournalLine.unsavedEnds`. A finished codon's end checkpoint holds every file before it, so it
  * clears the list; so do a rollback and a fresh start, which undo the codons before them.
  */
-function createUnsavedEnds(): { add(event: JournaledEvent): void; ids(): string[] } {
+function createUnsavedEnds(): { add(event: JournaledEvent): void; ids(): string[]; saved(): string[] } {
   let ids: string[] = [];
+  const saved = new Set<string>();
   let notMade: string | undefined;
   return {
     add(event) {
       if (event.type === "error" && event.data.code === CHECKPOINT_NOT_MADE_CODE) notMade = event.data.codon;
       else if (event.type === "codon.completed") {
         const { codonId, success, failureIgnored } = event.data;
-        if (success || failureIgnored === true) ids = notMade === codonId ? [...ids, codonId] : [];
+        if (success || failureIgnored === true) {
+          ids = notMade === codonId ? [...ids, codonId] : [];
+          if (notMade === codonId) saved.delete(codonId);
+          else saved.add(codonId);
+        }
         notMade = undefined;
       } else if (event.type === "rollback.completed") ids = [];
       else if (event.type === "state.transition" && event.data.transitionType === "RunStarted") {
@@ -129,6 +137,7 @@ function createUnsavedEnds(): { add(event: JournaledEvent): void; ids(): string[
       }
     },
     ids: () => [...ids],
+    saved: () => [...saved],
   };
 }
 

@@ -88,6 +88,22 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+/**
+ * Every credential-shaped part of the text, as it appears there (a URL's password alone): the values
+ * to mask wherever else they show up.
+ */
+export function secretMatches(text: string): string[] {
+  const found: string[] = [];
+  for (const [pattern] of SHAPES) {
+    const global = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
+    for (const match of text.matchAll(global)) {
+      const url = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@$/i.exec(match[0]);
+      found.push(url?.[1] ?? match[0]);
+    }
+  }
+  return found;
+}
+
 /** A URL's password, or the whole match for every other shape. */
 function redactOne(match: string): string {
   const url = /^([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]+@$/i.exec(match);

@@ -25,5 +25,9 @@ export const piDescriptor: HarnessDescriptor = {
     return test.ok ? undefined : test.message;
   },
   create: (_model, context) =>
-    createPiHarness({ sessionDir: join(context.stateDir, "pi-sessions"), clock: context.clock }),
+    createPiHarness({
+      sessionDir: join(context.stateDir, "pi-sessions"),
+      clock: context.clock,
+      ...(context.mayWrite !== undefined && { mayWrite: context.mayWrite }),
+    }),
 };

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { AgentSession } from "@mariozechner/pi-coding-agent";
 import { type SessionRequest, toolPermitted } from "../harness.ts";
+import type { PiHarnessOptions } from "./pi-options.ts";
 import type { PiSdk } from "./pi-sdk.ts";
 import type { PreparedPiSession } from "./prepare-pi-session.ts";
 import { PI_TOOLS } from "./tool-facts.ts";
@@ -19,15 +20,18 @@ import { PI_TOOLS } from "./tool-facts.ts";
  *
  * Tools: read, bash, edit, write, less those the request's tool settings leave out (pi's `tools`
  * allowlist then holds only the permitted ones, so the model is never offered the others). bash runs
- * commands in the agent environment of the request.
+ * commands in the agent environment of the request. The tools that can change the workspace (write,
+ * edit, bash) are pi's own definitions given as custom tools of the same names, so that each asks
+ * `mayWrite` first: pi runs them in this process, which may have lost the execution's lock.
  */
 export async function openPiSession(
   sdk: PiSdk,
   request: SessionRequest,
   prepared: PreparedPiSession,
-  sessionDir: string,
+  options: Pick<PiHarnessOptions, "sessionDir" | "mayWrite">,
 ): Promise<AgentSession> {
   const pi = sdk.agent;
+  const { sessionDir } = options;
   const { cwd } = request;
   const agentDir = join(sessionDir, "agent");
   const authStorage = pi.AuthStorage.inMemory();
@@ -53,10 +57,15 @@ export async function openPiSession(
   });
   await resourceLoader.reload();
   const env = { ...request.env };
-  // defineTool keeps the definition assignable to `customTools` (pi's documented way).
-  const bash = pi.defineTool(
-    pi.createBashToolDefinition(cwd, { spawnHook: (context) => ({ ...context, env }) }),
-  );
+  const mayWrite = options.mayWrite ?? (() => true);
+  // defineTool keeps the definitions assignable to `customTools` (pi's documented way).
+  const writing = [
+    pi.defineTool(
+      fenced(pi.createBashToolDefinition(cwd, { spawnHook: (context) => ({ ...context, env }) }), mayWrite),
+    ),
+    pi.defineTool(fenced(pi.createWriteToolDefinition(cwd), mayWrite)),
+    pi.defineTool(fenced(pi.createEditToolDefinition(cwd), mayWrite)),
+  ];
   const tools = PI_TOOLS.filter((name) => toolPermitted(request.tools, name));
   const { session } = await pi.createAgentSession({
     cwd,
@@ -69,7 +78,25 @@ export async function openPiSession(
     resourceLoader,
     sessionManager: prepared.sessionManager,
     tools,
-    customTools: tools.includes("bash") ? [bash] : [],
+    customTools: writing.filter((tool) => tools.some((name) => name === tool.name)),
   });
   return session;
 }
+
+/** Refuses the tool (an error result for the model, nothing run) once this process may not write. */
+function fenced<T extends { execute: (...args: never[]) => Promise<unknown> }>(
+  tool: T,
+  mayWrite: () => boolean,
+): T {
+  const execute = tool.execute;
+  return {
+    ...tool,
+    execute: ((...args: Parameters<T["execute"]>) => {
+      if (!mayWrite()) throw new Error(LOCK_LOST_REFUSAL);
+      return execute.apply(tool, args);
+    }) as T["execute"],
+  };
+}
+
+const LOCK_LOST_REFUSAL =
+  "Not run: this process lost the execution's lock (another process runs the execution now).";

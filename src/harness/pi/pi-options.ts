@@ -51,4 +51,9 @@ export interface PiHarnessOptions {
    * Return undefined for a model the catalog does not know.
    */
   readonly resolveModel?: (requested: string) => ResolvedModel | undefined;
+  /**
+   * Asked before each tool that can change the workspace (write, edit, bash), which pi runs in this
+   * process; false refuses it (see `HarnessContext.mayWrite`). Default: always true.
+   */
+  readonly mayWrite?: () => boolean;
 }

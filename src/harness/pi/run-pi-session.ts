@@ -62,7 +62,7 @@ export async function runPiSession(
   if (!preparation.ok) return refused(preparation.message);
   let session: AgentSession;
   try {
-    session = await openPiSession(loaded.sdk, request, preparation.prepared, context.options.sessionDir);
+    session = await openPiSession(loaded.sdk, request, preparation.prepared, context.options);
   } catch (error) {
     return refused(`pi could not start a session: ${errorText(error)}`);
   }

@@ -70,6 +70,8 @@ export interface RuntimeLock {
   stillHeld(): LockCheck;
   /** Records the server's port (written at once when the lock is still ours). */
   setPort(port: number): void;
+  /** Records the id of the run the lock serves once it is known (written at once when still ours). */
+  setRunId(runId: string): void;
   /** Stops the heartbeat and removes the file if it is still ours. Idempotent. */
   release(): LockRelease;
 }
@@ -201,10 +203,11 @@ function staleFields(holder: LockRecord): Omit<StaleLock, "reason"> {
 function startLock(path: string, record: LockRecord, settings: Settings): RuntimeLock {
   let current = record;
   let timer: { readonly id: number } | null = null;
+  // Ownership is this process and this acquisition's generation (the fencing token); the run id is
+  // what the lock reports about its run and changes once the run is known (`setRunId`).
   const isOurs = (onDisk: LockRecord | null): boolean =>
     onDisk !== null &&
     onDisk.pid === settings.pid &&
-    onDisk.runId === settings.runId &&
     onDisk.hostname === settings.hostname &&
     onDisk.generation === record.generation;
   const write = (): void => {
@@ -236,6 +239,10 @@ function startLock(path: string, record: LockRecord, settings: Settings): Runtim
     },
     setPort(port) {
       current = { ...current, port };
+      if (isOurs(readRecord(path))) write();
+    },
+    setRunId(runId) {
+      current = { ...current, runId };
       if (isOurs(readRecord(path))) write();
     },
     release() {
