@@ -71,11 +71,20 @@ export async function resolveHankLocation(
   if (!verified.ok) return verified;
   const bundles = path.join(cacheRoot(context.env), "bundles");
   const cached = path.join(bundles, verified.lock.bundleHash);
-  if (context.scratch === true && !intact(cached, verified.lock)) {
-    // Nothing verified in the cache to read: look at a temporary copy and leave the cache as it is.
+  const verifiedNote = `✓ Verified bundle ${verified.lock.name} ${verified.lock.version} (bundleHash ${verified.lock.bundleHash.slice(0, 12)})`;
+  if (context.scratch === true) {
+    // Read a verified extraction where the cache has one; otherwise a temporary copy. Either way the
+    // cache is left as it is.
+    if (intact(cached, verified.lock))
+      return { ok: true, hankPath: cached, notes: [verifiedNote], bundleHash: verified.lock.bundleHash };
     const scratch = extractScratch(verified.lock, verified.members, tmpdir());
-    const note = `✓ Verified bundle ${verified.lock.name} ${verified.lock.version} (bundleHash ${verified.lock.bundleHash.slice(0, 12)})`;
-    return { ok: true, hankPath: scratch, notes: [note], bundleHash: verified.lock.bundleHash, scratch };
+    return {
+      ok: true,
+      hankPath: scratch,
+      notes: [verifiedNote],
+      bundleHash: verified.lock.bundleHash,
+      scratch,
+    };
   }
   // A verified extraction is reused as it is (reading it writes nothing, `--validate` included).
   const extraction = extractBundle(verified.lock, verified.members, bundles);

@@ -35,6 +35,8 @@ export const REFUSAL_CODES = [
   "lock-lost",
   /** An interrupted rollback must be finished or abandoned first. */
   "rollback-interrupted",
+  /** The checkpoint store lost the checkpoints the journal restarts from (a start with `-y` goes on). */
+  "checkpoints-lost",
   /** The journal or state does not say where to resume. */
   "resume-invalid",
   /** A filesystem fault (full, read-only, a permission, a directory where a file belongs). */

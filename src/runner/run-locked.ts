@@ -123,7 +123,7 @@ export async function runLocked(run: LockedRun): Promise<ExecutionResult> {
             accept: (question) => acceptedBy(run.options, question),
           })
         : undefined;
-    if (restart?.kind === "refused") return refused(restart.message, layout);
+    if (restart?.kind === "refused") return refused("checkpoints-lost", restart.message, layout);
     const restartFrom = restart?.kind === "checkpoint" ? restart.sha : undefined;
     // Every process the run starts carries the execution's mark: a next start ends those a crash left.
     const childrenEnv = markedEnv(run.env, layout.executionDir);
