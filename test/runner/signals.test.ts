@@ -106,7 +106,7 @@ describe("signals are a user shutdown", () => {
         const ends = payloads(events, "state.transition").filter((t) => t.transitionType === "RunFailed");
         assert.deepEqual(
           ends.map((t) => t.transition.data),
-          [{ reason: "aborted" }],
+          [{ reason: "aborted", message: "Run cancelled" }],
         );
         assert.deepEqual(
           payloads(events, "error").filter((e) => e.fatal),
