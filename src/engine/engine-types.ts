@@ -18,8 +18,8 @@ export interface EngineOptions {
   readonly maxCostUsd?: number;
   /** `--max-time`: replaces the hank's time ceiling, in seconds. */
   readonly maxTimeSeconds?: number;
-  /** `--shim-idle-timeout`: idle timeout in seconds, below codon and hank overrides. */
-  readonly idleTimeoutSeconds?: number;
+  /** `--shim-idle-timeout`: the agent's idle timeout in seconds, below codon and hank overrides. */
+  readonly agentIdleTimeoutSeconds?: number;
 }
 
 /** Everything the engine runs on. Validation has already passed. */

@@ -163,7 +163,7 @@ function sessionStart(
     idleTimeoutMs: idleTimeoutMs({
       codon: codon.shimIdleTimeout,
       hank: input.hank.overrides?.shimIdleTimeout,
-      cli: input.options.idleTimeoutSeconds,
+      cli: input.options.agentIdleTimeoutSeconds,
       harnessDefault: harness.value.defaultIdleTimeoutSeconds,
     }),
   };

@@ -49,7 +49,11 @@ export interface ExecutionOptions {
   readonly headless?: boolean;
   readonly maxCostUsd?: number;
   readonly maxTimeSeconds?: number;
-  readonly idleTimeoutSeconds?: number;
+  /**
+   * Seconds an agent may stay silent before its session is stopped (`--shim-idle-timeout`), below the
+   * codon's and the hank's own. Not the server's client idle timeout (`clientIdleTimeoutSeconds`).
+   */
+  readonly agentIdleTimeoutSeconds?: number;
   /** Where `outputFiles` go (absolute); outputs are skipped without it. */
   readonly outputDir?: string;
   readonly overwriteOutput?: boolean;

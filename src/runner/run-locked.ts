@@ -226,7 +226,9 @@ function engineOptions(options: ExecutionOptions) {
     headless: options.headless ?? true,
     ...(options.maxCostUsd !== undefined && { maxCostUsd: options.maxCostUsd }),
     ...(options.maxTimeSeconds !== undefined && { maxTimeSeconds: options.maxTimeSeconds }),
-    ...(options.idleTimeoutSeconds !== undefined && { idleTimeoutSeconds: options.idleTimeoutSeconds }),
+    ...(options.agentIdleTimeoutSeconds !== undefined && {
+      agentIdleTimeoutSeconds: options.agentIdleTimeoutSeconds,
+    }),
   };
 }
 

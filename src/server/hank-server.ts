@@ -34,7 +34,7 @@ export interface ServerOptions {
   readonly maxMessageBytes?: number;
   readonly maxClients?: number;
   /** Close a client connection silent for this many seconds; 0 or absent: never (`--idle-timeout`). */
-  readonly idleTimeoutSeconds?: number;
+  readonly clientIdleTimeoutSeconds?: number;
   /** The built web app served under `/ui/` (default: the package's `dist/web`, when built). */
   readonly webAssetsDir?: string;
 }
@@ -69,7 +69,9 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     bufferBytes: options.clientBufferBytes ?? HIGH_WATER_BYTES,
     maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
     onClosed: (connection) => clients.delete(connection),
-    ...(options.idleTimeoutSeconds !== undefined && { idleTimeoutMs: options.idleTimeoutSeconds * 1000 }),
+    ...(options.clientIdleTimeoutSeconds !== undefined && {
+      idleTimeoutMs: options.clientIdleTimeoutSeconds * 1000,
+    }),
   };
   const webAssets = {
     dir: options.webAssetsDir ?? defaultWebAssetsDir(),

@@ -115,7 +115,7 @@ describe("idle timeout", () => {
           [scriptedCodon("a", HANGS, codon)],
           hankTimeout === undefined ? {} : { overrides: { shimIdleTimeout: hankTimeout } },
         ),
-        ...(cliTimeout !== undefined && { options: { idleTimeoutSeconds: cliTimeout } }),
+        ...(cliTimeout !== undefined && { options: { agentIdleTimeoutSeconds: cliTimeout } }),
       });
       t.after(running.remove);
       await untilHung(running);

@@ -63,7 +63,7 @@ export async function runHankCommand(
       access: access.policy,
       port: options.port ?? 0,
       serverVersion: io.runtime.version,
-      ...(options.idleTimeout !== undefined && { idleTimeoutSeconds: options.idleTimeout }),
+      ...(options.idleTimeout !== undefined && { clientIdleTimeoutSeconds: options.idleTimeout }),
     });
   } catch (caught) {
     return fail(io, caught instanceof Error ? caught.message : String(caught));
@@ -109,7 +109,7 @@ function executionOptions(
     headless: options.headless,
     ...(options.maxCost !== undefined && { maxCostUsd: options.maxCost }),
     ...(options.maxTime !== undefined && { maxTimeSeconds: options.maxTime }),
-    ...(options.shimIdleTimeout !== undefined && { idleTimeoutSeconds: options.shimIdleTimeout }),
+    ...(options.shimIdleTimeout !== undefined && { agentIdleTimeoutSeconds: options.shimIdleTimeout }),
     ...(options.output !== undefined && { outputDir: options.output }),
     overwriteOutput: options.overwriteOutput,
     ignoreRigFailures: options.ignoreRigFailures,
