@@ -3,6 +3,8 @@
  * pure stop model and state table, admission, the store contract, and the coordinator that drives runs
  * through the runner. The embedded SQLite store and the daemon live in `daemon/`.
  */
+
+export * from "../events/loop-run-states.ts";
 export { type AdmitOutcome, type AdmitRequest, admitRun } from "./coordinator/admit-run.ts";
 export { bodyFacts } from "./coordinator/body-facts.ts";
 export { parkHint, refusalNow } from "./coordinator/command-effects.ts";
@@ -43,7 +45,6 @@ export {
   resolveLimits,
   showCap,
 } from "./model/limits.ts";
-export * from "./model/run-states.ts";
 export { STATE_TABLE, transition } from "./model/state-table.ts";
 export { type Decision, decide } from "./model/stop-model.ts";
 export { parseSourceOutput, pollDueAt, type WatchItem } from "./model/watch.ts";

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
 import { executionDirOf, workspaceOf } from "../../src/loops/coordinator/run-body.ts";
-import { isTerminalState } from "../../src/loops/model/run-states.ts";
+import { isTerminalState } from "../../src/events/loop-run-states.ts";
 import { bundleDriver } from "./fixtures/bundle-driver.ts";
 import { countGate, INCREMENT, type LoopFixture, loopFixture, until } from "./loop-fixture.ts";
 

@@ -4,7 +4,7 @@ import {
   isTerminalState,
   LIVE_STATES,
   type RunStateName,
-} from "../../loops/model/run-states.ts";
+} from "../../events/loop-run-states.ts";
 import { transition as checkEdge } from "../../loops/model/state-table.ts";
 import { LeaseLostError, type LoopStore, StaleStateError } from "../../loops/store/loop-store.ts";
 import type {

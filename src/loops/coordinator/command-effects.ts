@@ -1,5 +1,5 @@
+import type { Outcome } from "../../events/loop-run-states.ts";
 import { type BudgetAmendment, effectiveBudgets, exceededBudget } from "../model/budgets.ts";
-import type { Outcome } from "../model/run-states.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopCommand, LoopRunRecord } from "../store/store-records.ts";
 

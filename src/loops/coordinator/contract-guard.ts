@@ -1,5 +1,5 @@
+import type { Outcome } from "../../events/loop-run-states.ts";
 import type { PinnedContract } from "../model/contract.ts";
-import type { Outcome } from "../model/run-states.ts";
 import type { LoopRunRecord } from "../store/store-records.ts";
 import { type DriverDeps, endRun } from "./driver-context.ts";
 import { type Tamper, verifyPins } from "./pin-files.ts";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { isTerminalState } from "../../events/loop-run-states.ts";
 import { effectiveBudgets, type Meters } from "../model/budgets.ts";
-import { isTerminalState } from "../model/run-states.ts";
 import { decide, noProgressStreak } from "../model/stop-model.ts";
 import { LeaseLostError } from "../store/loop-store.ts";
 import type { GenerationRecord, LoopRunRecord, StoredCommand } from "../store/store-records.ts";

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { Clock } from "../../util/clock.ts";
-import { runEndLayers } from "../model/end-layers.ts";
-import type { LimitConfig } from "../model/limits.ts";
 import {
   isBadEnding,
   isTerminalState,
   type Outcome,
   type RunStateName,
   type TerminalState,
-} from "../model/run-states.ts";
+} from "../../events/loop-run-states.ts";
+import type { Clock } from "../../util/clock.ts";
+import { runEndLayers } from "../model/end-layers.ts";
+import type { LimitConfig } from "../model/limits.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
 import type { LoopRunRecord, StateChange } from "../store/store-records.ts";

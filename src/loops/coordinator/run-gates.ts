@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
+import { BLOCKED_BY_DEPENDENCY, type DependencyCause } from "../../events/loop-run-states.ts";
 import type { PinnedGate } from "../model/contract.ts";
 import type { GateVerdict } from "../model/generation-facts.ts";
-import { BLOCKED_BY_DEPENDENCY, type DependencyCause } from "../model/run-states.ts";
 import type { Tamper } from "./pin-files.ts";
 import { lastLine, runArgv } from "./run-argv.ts";
 import type { Wrap } from "./sandbox-wrap.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { TERMINAL_CAUSES, TERMINAL_STATES } from "../../events/loop-run-states.ts";
 import { END_KINDS, endLayersOf, goalEndKind, runEndLayers } from "./end-layers.ts";
-import { TERMINAL_CAUSES, TERMINAL_STATES } from "./run-states.ts";
 
 describe("end layers in the six kinds", () => {
   test("every terminal outcome has a goal kind among the six", () => {

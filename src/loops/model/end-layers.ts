@@ -1,4 +1,9 @@
-import { isTerminalState, type Outcome, type RunStateName, type TerminalCause } from "./run-states.ts";
+import {
+  isTerminalState,
+  type Outcome,
+  type RunStateName,
+  type TerminalCause,
+} from "../../events/loop-run-states.ts";
 
 /**
  * Every layer's end reason in the same six kinds, from the codon's layers up to the run's: the

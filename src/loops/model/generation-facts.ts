@@ -1,4 +1,4 @@
-import type { DependencyCause } from "./run-states.ts";
+import type { DependencyCause } from "../../events/loop-run-states.ts";
 
 /**
  * What the coordinator records about each generation, and the only input the stop model decides from.

@@ -8,7 +8,7 @@ import {
   RUN_STATES,
   TERMINAL_CAUSES,
   TERMINAL_STATES,
-} from "./run-states.ts";
+} from "../../events/loop-run-states.ts";
 import { IllegalTransitionError, isAllowed, STATE_TABLE, transition } from "./state-table.ts";
 
 describe("state table: every edge", () => {

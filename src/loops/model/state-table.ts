@@ -1,4 +1,4 @@
-import type { ParkReason, RunStateName, TerminalCause } from "./run-states.ts";
+import type { ParkReason, RunStateName, TerminalCause } from "../../events/loop-run-states.ts";
 
 /**
  * Every way a run may move between its states, as one table. `via` names why: a terminal cause, a park

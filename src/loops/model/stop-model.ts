@@ -1,8 +1,8 @@
+import type { Outcome, ParkReason } from "../../events/loop-run-states.ts";
 import type { EffectiveBudgets, Meters } from "./budgets.ts";
 import { exceededBudget } from "./budgets.ts";
 import { blockerSignature, type GenerationFacts, isFailedGeneration } from "./generation-facts.ts";
 import type { LimitValues } from "./limits.ts";
-import type { Outcome, ParkReason } from "./run-states.ts";
 
 /**
  * The stop model as pure functions over recorded facts: after each generation (and at every boundary,

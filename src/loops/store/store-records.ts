@@ -1,10 +1,10 @@
+import type { LiveState, ParkReason, RunStateName, TerminalCause } from "../../events/loop-run-states.ts";
 import type { LoopKind } from "../definition/definition-schema.ts";
 import type { BudgetAmendment, Meters } from "../model/budgets.ts";
 import type { PinnedContract } from "../model/contract.ts";
 import type { GenerationFacts } from "../model/generation-facts.ts";
 import type { TriggerKind } from "../model/idempotency.ts";
 import type { MessageKind } from "../model/inbox.ts";
-import type { LiveState, ParkReason, RunStateName, TerminalCause } from "../model/run-states.ts";
 import type { Via } from "../model/state-table.ts";
 
 /** The records a loop store keeps. Plain JSON-able data; times are ISO strings, leases epoch ms. */

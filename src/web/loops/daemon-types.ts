@@ -1,6 +1,9 @@
+import type { ParkReason, RunStateName, TerminalCause } from "../../events/loop-run-states.ts";
+
 /**
  * The daemon's HTTP JSON as the pages read it (docs/loops.md, "The daemon"): only the fields shown.
- * The web layer does not import the Loops code; these shapes are the public API's.
+ * The web layer does not import the Loops code; the words (states, causes, park reasons) come from the
+ * shared vocabulary, so a state the pages do not know does not compile.
  */
 
 export interface Meters {
@@ -41,9 +44,9 @@ export interface LoopRun {
   readonly loopId: string;
   readonly key: string;
   readonly trigger: string;
-  readonly state: string;
-  readonly cause: string | null;
-  readonly parkReason: string | null;
+  readonly state: RunStateName;
+  readonly cause: TerminalCause | null;
+  readonly parkReason: ParkReason | null;
   readonly contract: Contract;
   readonly meters: Meters;
   readonly amendments: readonly Amendment[];

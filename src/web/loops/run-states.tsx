@@ -1,8 +1,16 @@
+import {
+  type ParkReason,
+  type RunStateName,
+  TERMINAL_STATES as TERMINAL,
+  type TerminalCause,
+} from "../../events/loop-run-states.ts";
+
 /**
  * The eleven run states: one label and one colour class each (styles.css `.state-<name>`), used on every
- * page. Colour carries state only; nothing else on the Loops pages is coloured.
+ * page. Colour carries state only; nothing else on the Loops pages is coloured. Typed by the vocabulary
+ * (events/loop-run-states.ts): a state without a label does not compile.
  */
-export const STATE_LABELS: Readonly<Record<string, string>> = {
+export const STATE_LABELS: Readonly<Record<RunStateName, string>> = {
   queued: "Queued",
   running: "Running",
   watching: "Watching",
@@ -16,10 +24,10 @@ export const STATE_LABELS: Readonly<Record<string, string>> = {
   stalled: "Stalled",
 };
 
-export const TERMINAL_STATES = new Set(["done", "no-op", "blocked", "failed", "exhausted", "stalled"]);
+export const TERMINAL_STATES: ReadonlySet<string> = new Set(TERMINAL);
 
-/** What each cause or park reason means, in a sentence (the ids are shown too). */
-const CAUSE_SENTENCES: Readonly<Record<string, string>> = {
+/** What each cause or park reason means, in a sentence (the ids are shown too); one for every one. */
+const CAUSE_SENTENCES: Readonly<Record<TerminalCause | ParkReason, string>> = {
   gates_passed: "every gate passed",
   unverified: "it finished, but it has no gate: nothing verified it (admitted anyway)",
   precheck_clean: "the gates passed before any generation: nothing to do",
@@ -51,13 +59,13 @@ const CAUSE_SENTENCES: Readonly<Record<string, string>> = {
 };
 
 export function stateLabel(state: string): string {
-  return STATE_LABELS[state] ?? state;
+  return Object.hasOwn(STATE_LABELS, state) ? STATE_LABELS[state as RunStateName] : state;
 }
 
 export function causeText(cause: string | null): string | undefined {
   if (cause === null) return undefined;
-  const sentence = CAUSE_SENTENCES[cause];
-  return sentence === undefined ? cause : `${cause}: ${sentence}`;
+  if (!Object.hasOwn(CAUSE_SENTENCES, cause)) return cause;
+  return `${cause}: ${CAUSE_SENTENCES[cause as TerminalCause | ParkReason]}`;
 }
 
 export function StateBadge(props: { readonly state: string }) {
