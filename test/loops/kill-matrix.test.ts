@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isTerminalState } from "../../src/events/loop-run-states.ts";
 import { driveRun } from "../../src/loops/coordinator/drive-run.ts";
 import { executionDirOf, workspaceOf } from "../../src/loops/coordinator/run-body.ts";
-import { isTerminalState } from "../../src/events/loop-run-states.ts";
 import { bundleDriver } from "./fixtures/bundle-driver.ts";
 import { countGate, INCREMENT, type LoopFixture, loopFixture, until } from "./loop-fixture.ts";
 
