@@ -1,6 +1,6 @@
 import type { TerminateOn } from "../hank/schema/index.ts";
 import type { LoopPlacement, PlannedCodon } from "./execution-plan.ts";
-import type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
+import type { HankLoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
 import { eventTerminationReason } from "./loop-end-cause.ts";
 import type { CodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";
 import { firstLoopStop, LOOP_STOP_RULES } from "./stop-rules.ts";
@@ -37,7 +37,7 @@ export type AfterCodonDecision =
       readonly loopId: string;
       readonly iteration: number;
       readonly afterRuntimeId: string;
-      readonly cause: LoopEndCause;
+      readonly cause: HankLoopEndCause;
       readonly terminationReason?: LoopTerminationReason;
       /** For cause `rule`: the caller rule's own cause name. */
       readonly ruleCause?: string;

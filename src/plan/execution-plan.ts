@@ -1,4 +1,4 @@
-import type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
+import type { HankLoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
 
 /** Version of the persisted plan format (`state.json` `executionPlan`). */
 export const PLAN_VERSION = 1;
@@ -35,7 +35,7 @@ export interface LoopStatus {
   readonly iteration: number;
   readonly terminated: boolean;
   /** Why the loop ended, budget included; set with `terminated`. */
-  readonly endCause?: LoopEndCause;
+  readonly endCause?: HankLoopEndCause;
   /** `eventTerminationReason(endCause)`, kept for readers of `state.json`; absent for budget. */
   readonly terminationReason?: LoopTerminationReason;
 }

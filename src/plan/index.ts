@@ -17,7 +17,7 @@ export { decideAfterCodon, loopEnds } from "./decide-after-codon.ts";
 export { dropRestOfIteration } from "./drop-rest-of-iteration.ts";
 export type { ExecutionPlan, LoopPlacement, LoopStatus, PlannedCodon } from "./execution-plan.ts";
 export { PLAN_VERSION } from "./execution-plan.ts";
-export type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
+export type { HankLoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
 export { eventTerminationReason, LOOP_END_CAUSES, LOOP_TERMINATION_REASONS } from "./loop-end-cause.ts";
 export { endLoop, loopStatus, reopenLoop } from "./loop-status.ts";
 export { iterationIndexes, nextIteration } from "./next-iteration.ts";

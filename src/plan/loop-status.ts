@@ -1,5 +1,5 @@
 import type { ExecutionPlan, LoopStatus } from "./execution-plan.ts";
-import type { LoopEndCause } from "./loop-end-cause.ts";
+import type { HankLoopEndCause } from "./loop-end-cause.ts";
 import { eventTerminationReason } from "./loop-end-cause.ts";
 
 /** The status of a loop in the plan. An unknown loop id is a bug in the caller and throws. */
@@ -14,7 +14,7 @@ export function withLoopStatus(plan: ExecutionPlan, loopId: string, status: Loop
 }
 
 /** Marks a loop terminated. Ending a loop twice is a bug and throws. */
-export function endLoop(plan: ExecutionPlan, loopId: string, cause: LoopEndCause): ExecutionPlan {
+export function endLoop(plan: ExecutionPlan, loopId: string, cause: HankLoopEndCause): ExecutionPlan {
   const status = loopStatus(plan, loopId);
   if (status.terminated) throw new Error(`Loop "${loopId}" has already terminated`);
   const reason = eventTerminationReason(cause);

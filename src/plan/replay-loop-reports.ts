@@ -1,6 +1,6 @@
 import { dropRestOfIteration } from "./drop-rest-of-iteration.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";
-import type { LoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
+import type { HankLoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
 import { endLoop } from "./loop-status.ts";
 import { nextIteration } from "./next-iteration.ts";
 
@@ -59,7 +59,7 @@ export function replayLoopReports(
     const lastRan = ran[ran.length - 1];
     if (lastRan !== undefined)
       current = dropRestOfIteration(current, report.loopId, report.iteration, lastRan.runtimeId);
-    const cause: LoopEndCause =
+    const cause: HankLoopEndCause =
       report.terminationReason ??
       (report.endCause === undefined || report.endCause === "budget" ? "budget" : "rule");
     current = endLoop(current, report.loopId, cause);

@@ -1,6 +1,6 @@
 import type { TerminateOn } from "../hank/schema/index.ts";
 import type { LoopPlacement } from "./execution-plan.ts";
-import type { LoopEndCause } from "./loop-end-cause.ts";
+import type { HankLoopEndCause } from "./loop-end-cause.ts";
 
 /** Which budget ran out: the codon's own cap, its loop's budget, or the hank's. */
 export type BudgetScope = "codon" | "loop" | "hank";
@@ -37,7 +37,7 @@ export interface LoopCodonFinish {
 
 /** A rule's verdict: the loop ends, and whether the rest of the current iteration is removed. */
 export interface LoopStop {
-  readonly cause: LoopEndCause;
+  readonly cause: HankLoopEndCause;
   readonly dropRemaining: boolean;
   /** For cause `rule`: the caller rule's own cause name (`tests-pass`). */
   readonly ruleCause?: string;
