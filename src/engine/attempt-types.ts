@@ -57,6 +57,8 @@ export interface AttemptContext {
   readonly input: EngineInput;
   /** The run's agent environment without the codon's `env` (see `runAgentEnv`). */
   readonly agentEnv: Readonly<Record<string, string>>;
+  /** The loop context's prompt variables, read from the environment once per run. */
+  readonly loopValues: Readonly<Record<string, string>>;
   readonly deps: EngineDeps;
   readonly transitions: Transitions;
 }

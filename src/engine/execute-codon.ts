@@ -1,5 +1,4 @@
 import type { ResolvedModel } from "../hank/models/index.ts";
-import { loopTemplateValues } from "../hank/prompt.ts";
 import type { Codon, TerminateOn } from "../hank/schema/index.ts";
 import type { Harness } from "../harness/harness.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
@@ -32,6 +31,8 @@ export interface CodonExecution {
   readonly input: EngineInput;
   /** `runAgentEnv(input.processEnv)`, computed once per run; each attempt adds the codon's `env`. */
   readonly agentEnv: Readonly<Record<string, string>>;
+  /** `loopTemplateValues(input.processEnv)`, computed once per run: the loop context's prompt variables. */
+  readonly loopValues: Readonly<Record<string, string>>;
   readonly deps: EngineDeps;
   readonly transitions: Transitions;
   /** The run's running totals of finished loop executions, so budgets cost the same at every iteration. */
@@ -145,7 +146,7 @@ function sessionStart(
     hankDir: input.hankDir,
     agentRoot: input.agentRoot,
     ...(input.heldPrompts !== undefined && { held: input.heldPrompts }),
-    loop: loopTemplateValues(input.processEnv),
+    loop: ctx.loopValues,
   });
   if (!prompts.ok) return prompts;
   const model = input.models.get(codon.model);

@@ -1,3 +1,4 @@
+import { loopTemplateValues } from "../hank/prompt.ts";
 import { finishedCodonIds } from "../journal/index.ts";
 import type { AfterCodonDecision, ExecutionPlan, LoopStop, PlannedCodon } from "../plan/index.ts";
 import {
@@ -47,6 +48,8 @@ class RunDriver {
   readonly budgets = new Map<string, BudgetOutcome>();
   readonly budgetLedger = new LoopLedger();
   readonly agentEnv: Readonly<Record<string, string>>;
+  /** The loop context's prompt variables (`<%LOOP_GENERATION%>`...), read from the environment once. */
+  private readonly loopValues: Readonly<Record<string, string>>;
   readonly inbox: RunInbox | undefined;
   private cursor = 0;
   private lastRun: PlannedCodon | undefined;
@@ -65,6 +68,7 @@ class RunDriver {
     this.finished = input.plan === undefined ? new Set() : finishedCodonIds(state);
     this.decided = new Set(this.finished);
     this.agentEnv = Object.freeze(runAgentEnv(input.processEnv));
+    this.loopValues = Object.freeze(loopTemplateValues(input.processEnv));
     this.inbox = deps.control && new RunInbox(deps.control, deps.sink, deps.signal);
   }
 
@@ -215,6 +219,7 @@ class RunDriver {
       ...(resume !== undefined && { resume }),
       input: this.input,
       agentEnv: this.agentEnv,
+      loopValues: this.loopValues,
       budgetLedger: this.budgetLedger,
       deps: this.deps,
       transitions: this.transitions,
