@@ -16,6 +16,20 @@ export function oneLine(text: string, width: number): string {
   return width <= 1 ? line.slice(0, width) : `${line.slice(0, width - 1)}…`;
 }
 
+/**
+ * A line folded to `width` columns instead of cut: the parts after the first are indented by `indent`
+ * spaces (under the value of a `Label      value` line), so a path or a command stays whole to copy.
+ */
+export function foldLine(text: string, width: number, indent: number): string[] {
+  const line = text.replace(/[\r\n\t]+/g, " ").trimEnd();
+  if (line.length <= width || width <= indent + 1) return [line.slice(0, Math.max(width, 1))];
+  const parts = [line.slice(0, width)];
+  const room = width - indent;
+  for (let at = width; at < line.length; at += room)
+    parts.push(`${" ".repeat(indent)}${line.slice(at, at + room)}`);
+  return parts;
+}
+
 export function seconds(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const minutes = Math.floor(ms / 60_000);

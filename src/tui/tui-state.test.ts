@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { type JournaledEvent, sampleJournaled } from "../journal/index.ts";
 import { heartbeat } from "./heartbeat.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
-import { oneLine, toolSummary } from "./text.ts";
+import { foldLine, oneLine, toolSummary } from "./text.ts";
 import { initialTuiState, type TuiState, timelineOf } from "./tui-model.ts";
 import type { ServerFrame } from "./tui-state.ts";
 import { connectionClosed, reduceFrame } from "./tui-state.ts";
@@ -218,5 +218,15 @@ describe("heartbeat, summary and text", () => {
     assert.equal(oneLine("x".repeat(20), 5), "xxxx…");
     assert.equal(toolSummary("Write", { file_path: "notes.md", content: "..." }), "Write notes.md");
     assert.equal(toolSummary("Think", {}), "Think");
+  });
+});
+
+describe("the summary box's long lines", () => {
+  it("folds a long path or command under its label instead of cutting it", () => {
+    const resume = `Resume     hankweave --execution /home/someone/.hankweave-executions/20261205T120000Z-abcdef-0123456789`;
+    const folded = foldLine(resume, 40, 11);
+    assert.ok(folded.length > 1);
+    assert.ok(folded.every((part) => part.length <= 40));
+    assert.equal(folded.map((part, i) => (i === 0 ? part : part.slice(11))).join(""), resume);
   });
 });

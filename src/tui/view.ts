@@ -3,7 +3,7 @@ import { countsText } from "../journal/run-words.ts";
 import { heartbeat } from "./heartbeat.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
-import { count, dollars, oneLine, seconds } from "./text.ts";
+import { count, dollars, foldLine, oneLine, seconds } from "./text.ts";
 import { type ActivityLine, type LogLine, type Tone, type TuiState, timelineOf } from "./tui-model.ts";
 
 /** What the view needs besides the state: the clock, the width, colour, the mode and the UI's own state. */
@@ -147,7 +147,9 @@ export function createTuiView({ ink, react }: InkModules): (props: ViewProps) =>
     const box_ = summaryLines(props.state);
     if (box_ === undefined) return null;
     const tone = props.state.outcome?.kind === "completed" ? "ok" : "fail";
-    return box(props, box_.title, box_.lines, tone);
+    // Paths and the resume command are folded, never cut: the reader copies them.
+    const folded = box_.lines.flatMap((text) => foldLine(text, props.width - 4, SUMMARY_LABEL_WIDTH));
+    return box(props, box_.title, folded, tone);
   }
 
   function keys(props: ViewProps): ReactNode {
@@ -159,6 +161,9 @@ export function createTuiView({ ink, react }: InkModules): (props: ViewProps) =>
   }
 
   /** A bordered box with a title line; the border is coloured only when colour is on. */
+  /** `Resume     `: the width of the summary's labels, under which a folded value goes on. */
+  const SUMMARY_LABEL_WIDTH = 11;
+
   function box(props: ViewProps, title: string, lines: readonly string[], tone: Tone): ReactNode {
     const inner = props.width - 4;
     return h(
