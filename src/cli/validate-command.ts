@@ -1,7 +1,7 @@
 import { isAbsolute } from "node:path";
 import { formatJsonPath, type ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
-import { budgetTable, validateHank } from "../hank/validate/index.ts";
+import { budgetTable, type ValidationReport, validateHank } from "../hank/validate/index.ts";
 import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { displayPath } from "./display-path.ts";
@@ -57,6 +57,9 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
       runtime: environment.runtime,
       displayPath: shownPath,
       runCommand: runCommand(shownPath, options, environment.cwd),
+      ...(needsProvider(report.models, options) && {
+        offlineCommand: runCommand(shownPath, { ...options, model: "scripted" }, environment.cwd, true),
+      }),
       report: { ...report, issues: report.issues.map((issue) => withDisplayFile(issue, environment.cwd)) },
       budgetTable: report.hank === undefined ? [] : budgetTable(report.hank, report.models),
     },
@@ -92,9 +95,16 @@ function withDisplayFile(issue: ValidationIssue, cwd: string): ValidationIssue {
 }
 
 /** The command that runs what was just validated, with the same data and model. */
-function runCommand(hankPath: string, options: CliOptions, cwd: string): string {
+function runCommand(hankPath: string, options: CliOptions, cwd: string, headless = false): string {
   const words = ["hankweave", hankPath];
   if (options.dataPath !== undefined) words.push(displayPath(options.dataPath, cwd));
   if (options.model !== undefined) words.push("-m", options.model);
+  if (headless) words.push("--headless");
   return shellCommand(words);
+}
+
+/** True when some model of the run is not the scripted agent: running it needs a provider's key. */
+function needsProvider(models: ValidationReport["models"], options: CliOptions): boolean {
+  if (options.model !== undefined) return false;
+  return [...models.values()].some((model) => model.harness !== "scripted");
 }
