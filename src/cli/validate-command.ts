@@ -1,10 +1,11 @@
 import { isAbsolute } from "node:path";
-import { formatJsonPath, type ValidationIssue } from "../hank/issues.ts";
+import type { ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
 import { budgetTable, type ValidationReport, validateHank } from "../hank/validate/index.ts";
 import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { displayPath } from "./display-path.ts";
+import { issueJson } from "./issue-json.ts";
 import type { RuntimeInfo } from "./render/header.ts";
 import type { RenderOptions } from "./render/style.ts";
 import { renderLoadFailure, renderValidationReport } from "./render/validation-report.ts";
@@ -75,15 +76,7 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
  */
 function validationJson(hank: string, ok: boolean, issues: readonly ValidationIssue[]): string {
   const count = (severity: string) => issues.filter((issue) => issue.severity === severity).length;
-  const listed = issues.map((issue) => ({
-    severity: issue.severity,
-    code: issue.code,
-    path: formatJsonPath(issue.path),
-    pathParts: issue.path,
-    ...(issue.file !== undefined && { file: issue.file }),
-    message: issue.message,
-    fix: issue.hint,
-  }));
+  const listed = issues.map(issueJson);
   const summary = { ok, hank, errors: count("error"), warnings: count("warning"), issues: listed };
   return `${JSON.stringify(summary)}\n`;
 }
