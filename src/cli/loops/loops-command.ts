@@ -1,12 +1,12 @@
 import { Command, CommanderError } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { daemonVerb } from "./daemon-verb.ts";
+import { lintVerb } from "./lint-verb.ts";
 import { type LoopsContext, openLoopsContext, type StoreChoice } from "./loops-context.ts";
 import {
   commandVerb,
   follow,
   gcVerb,
-  lintVerb,
   logsVerb,
   lsVerb,
   noteVerb,
