@@ -1,5 +1,13 @@
 import type { JsonPath } from "../issues.ts";
-import type { Codon, ContainerBudget, FileRefs, HankFile, Loop, Overrides } from "../schema/index.ts";
+import type {
+  Codon,
+  ContainerBudget,
+  FileRefs,
+  HankFile,
+  Loop,
+  Overrides,
+  SentinelEntry,
+} from "../schema/index.ts";
 
 /**
  * The hank as far as the schema accepted it. Every check after the schema stage works on this view,
@@ -17,16 +25,18 @@ export interface CodonSlot {
   readonly rawModel: string | undefined;
   readonly codon: Codon | undefined;
   /**
-   * The prompt file refs as written, each parsed on its own, when the codon failed its schema: a
-   * missing prompt file is then reported in the same round as the schema errors. Absent otherwise.
+   * The file refs as written (prompt files, sentinels), each field parsed on its own, when the codon
+   * failed its schema: a missing file is then reported in the same round as the schema errors.
+   * Absent otherwise.
    */
   readonly rawFileRefs?: RawFileRefs;
 }
 
-/** The prompt file fields of a codon that failed its schema (each one undefined when unusable). */
+/** The file fields of a codon that failed its schema (each one undefined when unusable). */
 export interface RawFileRefs {
   readonly promptFile: FileRefs | undefined;
   readonly appendSystemPromptFile: FileRefs | undefined;
+  readonly sentinels: readonly SentinelEntry[] | undefined;
 }
 
 export interface CodonItemSlot extends CodonSlot {

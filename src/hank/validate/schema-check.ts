@@ -154,6 +154,7 @@ function checkCodon(item: Record<string, unknown>, path: JsonPath, issues: Valid
   const rawFileRefs = {
     promptFile: parsedOrUndefined(FileRefs, item.promptFile),
     appendSystemPromptFile: parsedOrUndefined(FileRefs, item.appendSystemPromptFile),
+    sentinels: parsedOrUndefined(Codon.shape.sentinels, item.sentinels),
   };
   return { ...slot, codon: undefined, rawFileRefs };
 }

@@ -215,7 +215,7 @@ describe("validateHank: contract", () => {
 });
 
 describe("validateHank: every problem in one round", () => {
-  it("reports a broken codon's missing prompt file and unknown model with its schema error", () => {
+  it("reports a broken codon's missing prompt and sentinel files and unknown model with its schema error", () => {
     const broken = {
       id: "draft",
       name: "Draft",
@@ -223,6 +223,7 @@ describe("validateHank: every problem in one round", () => {
       continuationMode: "bogus",
       promptFile: "prompts/missing.md",
       appendSystemPromptFile: "prompts/also-missing.md",
+      sentinels: [{ sentinelConfig: "sentinels/gone.json", settings: { failCodonIfNotLoaded: true } }],
     };
     const report = run(hankOf([broken, codon("review", { promptText: undefined, promptFile: "gone.md" })]));
     assert.equal(report.ok, false);
@@ -233,6 +234,7 @@ describe("validateHank: every problem in one round", () => {
         ["ref-not-found", "hank.1.promptFile"],
         ["ref-not-found", "hank.0.promptFile"],
         ["ref-not-found", "hank.0.appendSystemPromptFile"],
+        ["ref-not-found", "hank.0.sentinels.0.sentinelConfig"],
         ["invalid-model", "hank.0.model"],
       ],
     );
