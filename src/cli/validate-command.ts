@@ -1,10 +1,11 @@
 import { isAbsolute } from "node:path";
-import { formatJsonPath, type ValidationIssue } from "../hank/issues.ts";
+import type { ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
-import { budgetTable, validateHank } from "../hank/validate/index.ts";
+import { budgetTable, type ValidationReport, validateHank } from "../hank/validate/index.ts";
 import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { displayPath } from "./display-path.ts";
+import { issueJson } from "./issue-json.ts";
 import type { RuntimeInfo } from "./render/header.ts";
 import type { RenderOptions } from "./render/style.ts";
 import { renderLoadFailure, renderValidationReport } from "./render/validation-report.ts";
@@ -57,6 +58,9 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
       runtime: environment.runtime,
       displayPath: shownPath,
       runCommand: runCommand(shownPath, options, environment.cwd),
+      ...(needsProvider(report.models, options) && {
+        offlineCommand: runCommand(shownPath, { ...options, model: "scripted" }, environment.cwd, true),
+      }),
       report: { ...report, issues: report.issues.map((issue) => withDisplayFile(issue, environment.cwd)) },
       budgetTable: report.hank === undefined ? [] : budgetTable(report.hank, report.models),
     },
@@ -72,15 +76,7 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
  */
 function validationJson(hank: string, ok: boolean, issues: readonly ValidationIssue[]): string {
   const count = (severity: string) => issues.filter((issue) => issue.severity === severity).length;
-  const listed = issues.map((issue) => ({
-    severity: issue.severity,
-    code: issue.code,
-    path: formatJsonPath(issue.path),
-    pathParts: issue.path,
-    ...(issue.file !== undefined && { file: issue.file }),
-    message: issue.message,
-    fix: issue.hint,
-  }));
+  const listed = issues.map(issueJson);
   const summary = { ok, hank, errors: count("error"), warnings: count("warning"), issues: listed };
   return `${JSON.stringify(summary)}\n`;
 }
@@ -92,9 +88,16 @@ function withDisplayFile(issue: ValidationIssue, cwd: string): ValidationIssue {
 }
 
 /** The command that runs what was just validated, with the same data and model. */
-function runCommand(hankPath: string, options: CliOptions, cwd: string): string {
+function runCommand(hankPath: string, options: CliOptions, cwd: string, headless = false): string {
   const words = ["hankweave", hankPath];
   if (options.dataPath !== undefined) words.push(displayPath(options.dataPath, cwd));
   if (options.model !== undefined) words.push("-m", options.model);
+  if (headless) words.push("--headless");
   return shellCommand(words);
+}
+
+/** True when some model of the run is not the scripted agent: running it needs a provider's key. */
+function needsProvider(models: ValidationReport["models"], options: CliOptions): boolean {
+  if (options.model !== undefined) return false;
+  return [...models.values()].some((model) => model.harness !== "scripted");
 }

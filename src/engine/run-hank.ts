@@ -7,6 +7,7 @@ import {
   decideAfterCodon,
   LOOP_STOP_RULES,
   nextCodon,
+  planSize,
   resolveCodon,
   terminateOnOf,
 } from "../plan/index.ts";
@@ -75,6 +76,7 @@ class RunDriver {
   async run(): Promise<RunResult> {
     this.transitions.run("RunStarted", {
       startingConditions: { type: this.input.plan ? "continuation" : "fresh" },
+      planSize: planSize(this.input.hank),
     });
     const started = (await this.deps.hooks?.startRun?.(this.runId)) ?? { ok: true };
     const ending = started.ok ? await this.loop() : { status: "failed" as const, message: started.message };

@@ -47,3 +47,4 @@ export type { RunCommandType } from "./payloads-control.ts";
 export { RUN_COMMANDS } from "./payloads-control.ts";
 export type { CheckpointType, TransitionType } from "./payloads-server-state.ts";
 export { TRANSITION_TYPES } from "./payloads-server-state.ts";
+export { PlanSize, planSizeOf } from "./plan-size.ts";

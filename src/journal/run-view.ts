@@ -1,4 +1,5 @@
 import type { DataOf, JournaledEvent } from "../events/events.ts";
+import { type PlanSize, planSizeOf } from "../events/plan-size.ts";
 import type { RunOutcome } from "../events/run-outcome.ts";
 import { IDLE_ACTIVITY, nextActivity, type RunActivity } from "./run-activity.ts";
 import { countCodons, type RunCounts } from "./run-counts.ts";
@@ -39,6 +40,8 @@ export interface RunView {
   readonly dataSourceChangedBy: readonly string[];
   /** Bumped by every event that may change the checkpoints (a codon ended, a rollback, a run ended). */
   readonly checkpointEpoch: number;
+  /** The latest run's plan size (from its `RunStarted`); undefined before it, or in older journals. */
+  readonly planSize: PlanSize | undefined;
 }
 
 const RUN_ENDINGS: Readonly<Record<string, RunOutcome>> = {
@@ -57,6 +60,7 @@ export class RunViewFold {
   #lastProblem: string | undefined;
   readonly #dataSourceChangedBy: string[] = [];
   #checkpointEpoch = 0;
+  #planSize: PlanSize | undefined;
   #counts: RunCounts | undefined;
   #seenSeq = 0;
 
@@ -95,6 +99,7 @@ export class RunViewFold {
       costSource: this.#costSource,
       dataSourceChangedBy: this.#dataSourceChangedBy,
       checkpointEpoch: this.#checkpointEpoch,
+      planSize: this.#planSize,
     };
   }
 
@@ -132,6 +137,7 @@ export class RunViewFold {
     if (transitionType === "RunStarted") {
       this.#ending = undefined;
       this.#lastProblem = undefined;
+      this.#planSize = planSizeOf(transition.data);
       return;
     }
     const ended = RUN_ENDINGS[transitionType];

@@ -23,6 +23,7 @@ export { endLoop, loopStatus, reopenLoop } from "./loop-status.ts";
 export { iterationIndexes, nextIteration } from "./next-iteration.ts";
 export type { ParsedPlan } from "./parse-execution-plan.ts";
 export { ExecutionPlanSchema, parseExecutionPlan } from "./parse-execution-plan.ts";
+export { planSize } from "./plan-size.ts";
 export { type LoopReport, loopReportOf, replayLoopReports } from "./replay-loop-reports.ts";
 export { loopOf, resolveCodon, terminateOnOf, unresolvedEntries } from "./resolve-codon.ts";
 export type { BudgetScope, CodonFinish, LoopCodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";

@@ -6,7 +6,10 @@ import { after, describe, it } from "node:test";
 import { runCli } from "../../src/cli/run-cli.ts";
 import { captureIo } from "./capture-io.ts";
 
-/** `--init`, then `hankweave -m scripted --headless` in the same fresh directory: the whole hank runs. */
+/**
+ * `--init`, then `--validate`, then the offline command the validation printed, in the same fresh
+ * directory: the starter validates clean and the whole hank runs with no API key.
+ */
 describe("hankweave --init, then a scripted run", () => {
   const root = mkdtempSync(join(tmpdir(), "hankweave-init-run-"));
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -20,14 +23,20 @@ describe("hankweave --init, then a scripted run", () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  it("scaffolds, then runs every codon offline", async () => {
+  it("scaffolds, validates clean, then runs every codon offline with the printed command", async () => {
     const dir = join(root, "project");
     const executions = join(root, "executions");
     mkdirSync(dir);
     const init = captureIo(dir);
     assert.equal(await runCli(["--init"], init.io), 0, init.err());
+    assert.match(init.out(), /^ {2}hankweave -m scripted --headless +run it offline, no API key needed$/m);
+    const validate = captureIo(dir);
+    assert.equal(await runCli(["--validate"], validate.io), 0, validate.err());
+    assert.doesNotMatch(validate.out(), /Warnings|^ *! /m);
+    const offline = /^Offline, no API key: hankweave (.+)$/m.exec(validate.out())?.[1];
+    assert.equal(offline, "hank.json -m scripted --headless");
     const run = captureIo(dir, { HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: executions });
-    assert.equal(await runCli(["-m", "scripted", "--headless"], run.io), 0, run.err());
+    assert.equal(await runCli(offline.split(" "), run.io), 0, run.err());
     const [execution] = readdirSync(executions);
     const journal = readFileSync(
       join(executions, execution ?? "", ".hankweave", "events", "events.jsonl"),

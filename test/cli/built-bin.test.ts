@@ -52,3 +52,49 @@ describe("the built hankweave bin", () => {
     assert.match(run.stderr, /✓ Run completed: 7 codon\(s\) completed/);
   });
 });
+
+/**
+ * The README's "Getting hankweave on your PATH", as a user from a clone follows it: `npm link` (here
+ * into a private prefix, so the machine's own global packages are left alone) puts `hankweave` on
+ * PATH; `npx hankweave` runs it from inside the clone without linking.
+ */
+describe("hankweave on PATH from a clone", () => {
+  let prefix: string;
+  before(() => {
+    assert.ok(existsSync(BIN), `${PACKAGE.bin.hankweave} is missing: run \`npm run build\` before the tests`);
+    prefix = mkdtempSync(join(tmpdir(), "hw-prefix-"));
+  });
+  after(() => rmSync(prefix, { recursive: true, force: true }));
+
+  const npm = (args: readonly string[], env: Record<string, string> = {}) =>
+    spawnSync("npm", [...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
+
+  it("npm link puts hankweave on PATH", () => {
+    const linked = npm(["link", "--no-audit", "--no-fund"], { npm_config_prefix: prefix });
+    assert.equal(linked.status, 0, linked.stderr);
+    const path = `${join(prefix, "bin")}:${process.env.PATH ?? ""}`;
+    const run = spawnSync("hankweave", ["--version"], {
+      cwd: tmpdir(),
+      env: { ...process.env, PATH: path },
+      encoding: "utf8",
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), PACKAGE.version);
+  });
+
+  it("npx hankweave runs it inside the clone without linking", () => {
+    const run = npm(["exec", "--no", "--", "hankweave", "--version"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), PACKAGE.version);
+  });
+
+  it("the README says so, and keeps its Quick start's two commands", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    assert.match(
+      readme,
+      /## Quick start\n\n```sh\nnpm ci && npm run build && node dist\/cli\/hankweave\.js examples\/revise-loop --headless\nnpm test\n```/,
+    );
+    for (const way of ["`npm link`", "`npx hankweave ...`", "`npm i -g hankweave`"])
+      assert.ok(readme.includes(way), way);
+  });
+});

@@ -52,7 +52,7 @@ describe("hankweave <hank> --headless", () => {
     assert.equal(first.status, 0, first.stderr);
     assert.equal(first.stdout, "");
     assert.match(first.stderr, /✓ revise#2/);
-    assert.match(first.stderr, /loop revise-loop iteration 2 done .* loop ended \(iteration_limit\)/);
+    assert.match(first.stderr, /loop revise-loop iteration 3 of 3 done .* loop ended \(iteration_limit\)/);
     assert.match(first.stderr, /✓ Run completed: 7 codon\(s\) completed/);
     const executions = readdirSync(join(base, "executions"));
     assert.equal(executions.length, 1);

@@ -34,7 +34,7 @@ describe("continuing a failed run", () => {
     const [started] = second.events;
     assert.deepEqual(started?.type === "state.transition" && started.data.transition, {
       type: "RunStarted",
-      data: { startingConditions: { type: "continuation" } },
+      data: { startingConditions: { type: "continuation" }, planSize: { codons: 3, loops: {} } },
     });
     assert.deepEqual(
       second.data("codon.started").map((s) => [s.codonId, s.attempt, s.sessionId]),

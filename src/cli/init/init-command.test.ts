@@ -27,11 +27,12 @@ describe("initHank", () => {
     assert.match(readFileSync(join(dir, ".gitignore"), "utf8"), /^\.hankweave\/$/m);
   });
 
-  it("writes a hank that validates, with real models and with -m scripted", () => {
+  it("writes a hank that validates clean (not even a warning), with real models and with -m scripted", () => {
     initHank(dir);
     for (const model of [undefined, "scripted"]) {
       const loaded = loadValidatedHank({ hank: dir, cwd: dir, env: {}, ...(model && { model }) });
       assert.equal(loaded.ok, true, JSON.stringify(loaded));
+      if (loaded.ok) assert.deepEqual(loaded.report.issues, [], JSON.stringify(loaded.report.issues));
     }
   });
 

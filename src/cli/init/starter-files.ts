@@ -40,6 +40,8 @@ const HANK = {
           model: "haiku",
           continuationMode: "fresh",
           promptFile: "./prompts/review.md",
+          onFailure: "retry",
+          retryConfig: { maxAttempts: 3 },
           checkpointedFiles: ["summary.md", "review-notes.md"],
           outputFiles: [{ copy: ["summary.md", "review-notes.md"] }],
         },

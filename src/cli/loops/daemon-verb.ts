@@ -36,7 +36,7 @@ export async function daemonVerb(context: LoopsContext, flags: DaemonFlags): Pro
     ...(context.wakeUps !== undefined && { wakeUps: context.wakeUps, leaseTtlMs: SHARED_STORE_LEASE_TTL_MS }),
     log: (line) => context.warn(`${new Date().toISOString()} ${line}`),
   });
-  context.print(daemon.url);
+  context.print(context.json ? JSON.stringify({ url: daemon.url }) : daemon.url);
   await new Promise<void>((resolve) => {
     if (context.io.signal === undefined) return;
     if (context.io.signal.aborted) resolve();

@@ -1,12 +1,12 @@
 import { Command, CommanderError } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { daemonVerb } from "./daemon-verb.ts";
+import { lintVerb } from "./lint-verb.ts";
 import { type LoopsContext, openLoopsContext, type StoreChoice } from "./loops-context.ts";
 import {
   commandVerb,
   follow,
   gcVerb,
-  lintVerb,
   logsVerb,
   lsVerb,
   noteVerb,
@@ -24,8 +24,8 @@ export async function runLoopsCommand(argv: readonly string[], io: CliIo): Promi
   let exitCode = 0;
   let context: LoopsContext | undefined;
   const withContext =
-    (choice: StoreChoice, verb: (c: LoopsContext) => Promise<number> | number) => async () => {
-      const opened = await openLoopsContext(io, choice);
+    (choice: LoopsFlags, verb: (c: LoopsContext) => Promise<number> | number) => async () => {
+      const opened = await openLoopsContext(io, choice, choice.json);
       if (typeof opened === "string") {
         io.stderr.write(`${opened}\n`);
         exitCode = 1;
@@ -46,12 +46,16 @@ export async function runLoopsCommand(argv: readonly string[], io: CliIo): Promi
   return exitCode;
 }
 
+/** The store, and `--json`: flags of `hankweave loops` itself, accepted before or after the verb. */
+type LoopsFlags = StoreChoice & { readonly json: boolean };
+
 type WithContext = (
-  choice: StoreChoice,
+  choice: LoopsFlags,
   verb: (c: LoopsContext) => Promise<number> | number,
 ) => () => Promise<void>;
 
 interface StoreOptions {
+  readonly json?: boolean;
   readonly db?: string;
   readonly store?: string;
   readonly home?: string;
@@ -62,6 +66,7 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .description("Durable, operated loops over hanks: definitions (<id>.loop.toml), runs, gates, budgets.")
+    .option("--json", "print one JSON object on stdout: the verb's result, or the run as it ended")
     .option("--db <path>", "the loop store (default: $HANKWEAVE_LOOPS_DB or ~/.hankweave/loops.db)")
     .option(
       "--store <path|url>",
@@ -71,9 +76,9 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
       "--home <dir>",
       "runs' directories (default: beside a SQLite store; ~/.hankweave/loops for PostgreSQL; shared by every daemon of one store)",
     );
-  const db = (): StoreChoice => {
+  const db = (): LoopsFlags => {
     const o = program.opts() as StoreOptions;
-    return { store: o.store ?? o.db, home: o.home };
+    return { store: o.store ?? o.db, home: o.home, json: o.json === true };
   };
   const run = (name: string, description: string, detach: boolean) =>
     program
@@ -119,20 +124,14 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
   program
     .command("ls")
     .option("--loop <id>")
-    .option("--json")
     .description("runs with their state, cause and time in state; each loop's 30-day success rate")
-    .action((o: { loop?: string; json?: boolean }) =>
-      withContext(db(), (c) => lsVerb(c, o.loop, o.json === true))(),
-    );
+    .action((o: { loop?: string }) => withContext(db(), (c) => lsVerb(c, o.loop))());
   program
     .command("show <run>")
-    .option("--json")
     .option("--wait", "wait until the run ends; exit code per outcome")
     .description("the pinned contract, the five meters, the generations and the outcome")
-    .action((id: string, o: { json?: boolean; wait?: boolean }) =>
-      withContext(db(), async (c) =>
-        o.wait === true ? waitVerb(c, id) : showVerb(c, id, o.json === true),
-      )(),
+    .action((id: string, o: { wait?: boolean }) =>
+      withContext(db(), async (c) => (o.wait === true ? waitVerb(c, id) : showVerb(c, id)))(),
     );
   program
     .command("logs <run>")

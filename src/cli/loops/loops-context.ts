@@ -21,6 +21,11 @@ export interface LoopsContext {
   /** Runs' directories (pinned files, executions) live under `<home>/runs/`. */
   readonly home: string;
   readonly limitConfig: LimitConfig;
+  /**
+   * `--json`: the verb prints one JSON object on stdout (its result, or the run as it ended) instead of
+   * its lines; messages and progress stay on stderr.
+   */
+  readonly json: boolean;
   /** PostgreSQL: the daemon's LISTEN/NOTIFY wake-ups (see `DaemonOptions.wakeUps`). */
   readonly wakeUps?: (wake: () => void) => Promise<() => Promise<void>>;
   driverDeps(report: boolean): DriverDeps;
@@ -94,7 +99,11 @@ function storeChoiceOf(configPath: string, flags: StoreChoice, env: CliIo["env"]
   return { store, home: flags.home ?? loops?.home };
 }
 
-export async function openLoopsContext(io: CliIo, flags: StoreChoice): Promise<LoopsContext | string> {
+export async function openLoopsContext(
+  io: CliIo,
+  flags: StoreChoice,
+  json = false,
+): Promise<LoopsContext | string> {
   const configPath = join(io.env.HOME ?? homedir(), ".hankweave", "config.toml");
   const config = readLimitConfig(configPath);
   if (!config.ok) return config.message;
@@ -114,6 +123,7 @@ export async function openLoopsContext(io: CliIo, flags: StoreChoice): Promise<L
     io,
     ...opened,
     limitConfig: config.config,
+    json,
     print,
     warn,
     driverDeps: (report) => ({

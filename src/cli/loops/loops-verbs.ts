@@ -1,9 +1,7 @@
 import { rmSync } from "node:fs";
 import { formatJsonPath, type ValidationIssue } from "../../hank/issues.ts";
 import {
-  admissionReport,
   admitRun,
-  bodyFacts,
   type DriveEnd,
   driveRun,
   EXIT_CODES,
@@ -23,7 +21,8 @@ import {
   TAMPER_EVENT,
 } from "../../loops/index.ts";
 import type { LoopsContext } from "./loops-context.ts";
-import { admissionText, catalogText, lsText, showText } from "./loops-render.ts";
+import { printJson, runEndJson } from "./loops-json.ts";
+import { catalogText, lsText, showText } from "./loops-render.ts";
 
 /** The verbs of `hankweave loops`; each returns the process exit code. */
 
@@ -84,7 +83,16 @@ export async function startVerb(context: LoopsContext, file: string, flags: RunF
     for (const message of admitted.clamped) context.warn(`clamped: ${message}`);
     for (const notice of admitted.notices) context.warn(`warning (${notice.code}): ${notice.message}`);
   }
-  context.print(run.id);
+  if (flags.detach && context.json) {
+    const { clamped, notices } = admitted.kind === "duplicate" ? { clamped: [], notices: [] } : admitted;
+    printJson(context, {
+      run: run.id,
+      state: run.state,
+      duplicate: admitted.kind === "duplicate",
+      clamped,
+      notices,
+    });
+  } else if (!context.json) context.print(run.id);
   if (flags.detach) return 0;
   return follow(context, run.id, flags.exitOnPark);
 }
@@ -106,7 +114,9 @@ export async function follow(context: LoopsContext, runId: string, exitOnPark: b
       context.warn(
         `${end.run.id}: ${end.run.state} (${end.run.parkReason ?? "waiting"}); ${parkHint(end.run)}`,
       );
-    if (end.kind !== "lost") return exitCodeOf(end);
+    if (end.kind === "lost") continue;
+    if (context.json) printJson(context, runEndJson(end.run, exitCodeOf(end)));
+    return exitCodeOf(end);
   }
 }
 
@@ -122,35 +132,18 @@ function parseOverrides(set: readonly string[]): Record<string, number> | string
   return out;
 }
 
-export function lintVerb(context: LoopsContext, file: string): number {
-  const loaded = loadDefinition(file, context.io.cwd);
-  if (!loaded.ok) {
-    printIssues(context, loaded.issues);
-    return EXIT_USAGE;
-  }
-  printIssues(context, loaded.warnings);
-  const report = admissionReport(loaded.definition, bodyFacts(loaded.definition));
-  context.print(admissionText(report).trimEnd());
-  context.print(
-    report.admitted
-      ? "admitted"
-      : 'not admitted: a missing condition refuses the start (--admit-anyway "<reason>" to override)',
-  );
-  return report.admitted ? 0 : EXIT_USAGE;
-}
-
 export function schemaVerb(context: LoopsContext): number {
   context.print(JSON.stringify(loopJsonSchema(), null, 2));
   return 0;
 }
 
-export async function showVerb(context: LoopsContext, runId: string, json: boolean): Promise<number> {
+export async function showVerb(context: LoopsContext, runId: string): Promise<number> {
   const run = await context.store.getRun(runId);
   if (run === undefined) return missingRun(context, runId);
   const generations = await context.store.generations(runId);
   const tamper = (await context.store.events(0, runId, 100_000)).find((e) => e.type === TAMPER_EVENT);
   context.io.stdout.write(
-    json
+    context.json
       ? `${JSON.stringify({ run, generations, ...(tamper !== undefined && { tamper: tamper.data }) }, null, 2)}\n`
       : showText(run, generations, Date.now(), tamper?.data),
   );
@@ -162,25 +155,29 @@ export async function waitVerb(context: LoopsContext, runId: string): Promise<nu
   for (;;) {
     const run = await context.store.getRun(runId);
     if (run === undefined) return missingRun(context, runId);
-    if (isTerminalState(run.state)) return exitCodeOf({ kind: "terminal", run });
+    if (isTerminalState(run.state)) {
+      if (context.json) await showVerb(context, runId);
+      return exitCodeOf({ kind: "terminal", run });
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
     if (context.io.signal?.aborted === true) return EXIT_USAGE;
   }
 }
 
-export async function lsVerb(
-  context: LoopsContext,
-  loopId: string | undefined,
-  json: boolean,
-): Promise<number> {
+export async function lsVerb(context: LoopsContext, loopId: string | undefined): Promise<number> {
   const runs = await context.store.listRuns({ ...(loopId !== undefined && { loopId }), limit: 200 });
-  if (json) context.print(JSON.stringify(runs, null, 2));
+  if (context.json) context.print(JSON.stringify(runs, null, 2));
   else context.io.stdout.write(lsText(runs, Date.now()) + catalogText(runs, Date.now()));
   return 0;
 }
 
 export async function logsVerb(context: LoopsContext, runId: string): Promise<number> {
-  for (const event of await context.store.events(0, runId, 100_000)) {
+  const events = await context.store.events(0, runId, 100_000);
+  if (context.json) {
+    printJson(context, { run: runId, events });
+    return 0;
+  }
+  for (const event of events) {
     context.print(`${event.at}  ${event.type}  ${JSON.stringify(event.data)}`);
   }
   return 0;
@@ -207,7 +204,11 @@ export async function noteVerb(
     text,
     createdAt: new Date().toISOString(),
   });
-  context.print(`note #${id} added: the run reads it before it decides, and hands it to its next generation`);
+  if (context.json) printJson(context, { run: runId, note: id });
+  else
+    context.print(
+      `note #${id} added: the run reads it before it decides, and hands it to its next generation`,
+    );
   return 0;
 }
 
@@ -231,8 +232,10 @@ export async function commandVerb(
     return EXIT_USAGE;
   }
   const id = await context.store.addCommand(runId, { type, ...command }, new Date().toISOString());
-  context.print(`${type} recorded (command #${id})`);
-  if (noDrive || hasLiveDriver(run)) return 0;
+  const drives = !noDrive && !hasLiveDriver(run);
+  if (context.json && !drives) printJson(context, { run: runId, command: type, commandId: id });
+  if (!context.json) context.print(`${type} recorded (command #${id})`);
+  if (!drives) return 0;
   const keepGoing = type === "resume" || type === "approve";
   return follow(context, runId, !keepGoing);
 }
@@ -255,9 +258,12 @@ export async function gcVerb(context: LoopsContext, days: number, all: boolean):
       removed += 1;
     }
   }
-  context.print(
-    `removed ${removed} run(s) ended before ${new Date(cutoff).toISOString()}${all ? "" : " (failed runs' sediment is kept; --all removes it)"}`,
-  );
+  const before = new Date(cutoff).toISOString();
+  if (context.json) printJson(context, { removed, endedBefore: before, all });
+  else
+    context.print(
+      `removed ${removed} run(s) ended before ${before}${all ? "" : " (failed runs' sediment is kept; --all removes it)"}`,
+    );
   return 0;
 }
 

@@ -3,8 +3,16 @@ import { renderBox } from "./box.ts";
 import { palette, type RenderOptions } from "./style.ts";
 import { plural } from "./text.ts";
 
-/** The closing box of a valid hank: what it holds, and the command that runs it. */
-export function renderGoodToRun(counts: HankSummary, runCommand: string, options: RenderOptions): string {
+/**
+ * The closing box of a valid hank: what it holds, and the command that runs it. `offlineCommand`, when
+ * given, is the same run with the scripted agent: it needs no API key.
+ */
+export function renderGoodToRun(
+  counts: HankSummary,
+  runCommand: string,
+  options: RenderOptions,
+  offlineCommand?: string,
+): string {
   const paint = palette(options.color);
   const summary = [
     plural(counts.codons, "codon"),
@@ -18,5 +26,7 @@ export function renderGoodToRun(counts: HankSummary, runCommand: string, options
     title: paint.bold("GOOD TO RUN!"),
     tone: paint.green,
   });
-  return `${box}\n${paint.bold("Run it:")} ${runCommand}`;
+  const run = `${box}\n${paint.bold("Run it:")} ${runCommand}`;
+  if (offlineCommand === undefined) return run;
+  return `${run}\n${paint.bold("Offline, no API key:")} ${offlineCommand}`;
 }

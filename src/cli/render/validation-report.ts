@@ -16,6 +16,8 @@ export interface ValidationView {
   readonly displayPath: string;
   /** The copy-pasteable command that runs this hank. */
   readonly runCommand: string;
+  /** The same run with the scripted agent, when the hank's own models need a provider and its key. */
+  readonly offlineCommand?: string;
   readonly report: ValidationReport;
   /** The validator's budget table; empty when the hank declares no budget. */
   readonly budgetTable: readonly BudgetTableRow[];
@@ -38,7 +40,7 @@ export function renderValidationReport(view: ValidationView, options: RenderOpti
     if (report.ok) {
       blocks.push(
         renderBudgetTable(view.budgetTable, options),
-        renderGoodToRun(counts, view.runCommand, options),
+        renderGoodToRun(counts, view.runCommand, options, view.offlineCommand),
       );
       blocks.push(renderEnvPassthrough(report.envPassthrough, options));
     }

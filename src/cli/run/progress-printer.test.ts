@@ -8,6 +8,7 @@ import {
   hankOf,
   runHankForTest,
   scriptedCodon,
+  scriptedLoop,
   startHankForTest,
 } from "../../testing/index.ts";
 import { closingLines, progressLine, progressPrinter } from "./progress-printer.ts";
@@ -173,5 +174,49 @@ describe("headless progress: codon lines", () => {
       }),
       "✗ edit#0 interrupted (the runtime was killed during it)",
     );
+  });
+});
+
+describe("headless progress: where the run stands", () => {
+  it('says "codon 4 of 7" and "iteration 2 of 3" as each codon starts and each iteration ends', async (t) => {
+    const out = collector();
+    const run = await runHankForTest({
+      hank: hankOf([
+        scriptedCodon("draft", "@say drafted"),
+        scriptedLoop("polish", { type: "iterationLimit", limit: 3 }, [
+          scriptedCodon("critique", "@say critiqued"),
+          scriptedCodon("revise", "@say revised"),
+        ]),
+      ]),
+      listeners: [progressPrinter(out)],
+    });
+    t.after(run.remove);
+    const lines = out.lines().filter((line) => line.startsWith("> ") || line.startsWith("+ "));
+    assert.deepEqual(lines.slice(1), [
+      "> draft: draft (codon 1 of 7)",
+      "> critique#0: critique (codon 2 of 7, iteration 1 of 3)",
+      "> revise#0: revise (codon 3 of 7, iteration 1 of 3)",
+      "+ loop polish iteration 1 of 3 done in 0.0s $0.0000",
+      "> critique#1: critique (codon 4 of 7, iteration 2 of 3)",
+      "> revise#1: revise (codon 5 of 7, iteration 2 of 3)",
+      "+ loop polish iteration 2 of 3 done in 0.0s $0.0000",
+      "> critique#2: critique (codon 6 of 7, iteration 3 of 3)",
+      "> revise#2: revise (codon 7 of 7, iteration 3 of 3)",
+      "+ loop polish iteration 3 of 3 done in 0.0s $0.0000, loop ended (iteration_limit)",
+    ]);
+  });
+
+  it("leaves out a total the plan cannot know: a loop that ends on context exhaustion", async (t) => {
+    const out = collector();
+    const run = await runHankForTest({
+      hank: hankOf([
+        scriptedLoop("grow", { type: "contextExceeded" }, [
+          scriptedCodon("step", "@exhaust-context", { continuationMode: "continue-previous" }),
+        ]),
+      ]),
+      listeners: [progressPrinter(out)],
+    });
+    t.after(run.remove);
+    assert.ok(out.lines().includes("> step#0: step (codon 1, iteration 1)"), out.text());
   });
 });

@@ -1,5 +1,13 @@
 import type { JsonPath } from "../issues.ts";
-import type { Codon, ContainerBudget, HankFile, Loop, Overrides } from "../schema/index.ts";
+import type {
+  Codon,
+  ContainerBudget,
+  FileRefs,
+  HankFile,
+  Loop,
+  Overrides,
+  SentinelEntry,
+} from "../schema/index.ts";
 
 /**
  * The hank as far as the schema accepted it. Every check after the schema stage works on this view,
@@ -16,6 +24,19 @@ export interface CodonSlot {
   /** The model as written, when it is a string, so a codon that failed its schema still gets it checked. */
   readonly rawModel: string | undefined;
   readonly codon: Codon | undefined;
+  /**
+   * The file refs as written (prompt files, sentinels), each field parsed on its own, when the codon
+   * failed its schema: a missing file is then reported in the same round as the schema errors.
+   * Absent otherwise.
+   */
+  readonly rawFileRefs?: RawFileRefs;
+}
+
+/** The file fields of a codon that failed its schema (each one undefined when unusable). */
+export interface RawFileRefs {
+  readonly promptFile: FileRefs | undefined;
+  readonly appendSystemPromptFile: FileRefs | undefined;
+  readonly sentinels: readonly SentinelEntry[] | undefined;
 }
 
 export interface CodonItemSlot extends CodonSlot {

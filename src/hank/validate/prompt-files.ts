@@ -1,6 +1,6 @@
 import type { JsonPath, ValidationIssue } from "../issues.ts";
 import { countLines, readPromptFiles } from "../prompt.ts";
-import type { HankView, PlacedCodon } from "./hank-view.ts";
+import { codonSlots, type HankView, type PlacedCodon } from "./hank-view.ts";
 import type { PromptSummary } from "./validation-types.ts";
 
 /**
@@ -57,7 +57,22 @@ export function checkPromptFiles(
       issues.push(...readIssues(hankDir, codon.appendSystemPromptFile, field, [...path, field]));
     }
   }
+  issues.push(...unparsedCodonFileIssues(view, hankDir));
   return { issues, prompts, fileTexts };
+}
+
+/**
+ * The prompt files of codons that failed their schema, read all the same: their problems belong to
+ * the same round as the schema errors, not to the one after the schema is fixed.
+ */
+function unparsedCodonFileIssues(view: HankView, hankDir: string): ValidationIssue[] {
+  return codonSlots(view).flatMap(({ path, rawFileRefs }) => {
+    if (rawFileRefs === undefined) return [];
+    return (["promptFile", "appendSystemPromptFile"] as const).flatMap((field) => {
+      const refs = rawFileRefs[field];
+      return refs === undefined ? [] : readIssues(hankDir, refs, field, [...path, field]);
+    });
+  });
 }
 
 function readIssues(

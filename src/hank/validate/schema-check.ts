@@ -149,7 +149,14 @@ function checkCodon(item: Record<string, unknown>, path: JsonPath, issues: Valid
   if (!parsed.ok)
     issues.push(...translateZodIssues(parsed.issues, { schema: Codon, raw: item, prefix: path }));
   const rawModel = typeof item.model === "string" ? item.model : undefined;
-  return { path, rawId: rawId(item), rawModel, codon: parsed.ok ? parsed.data : undefined };
+  const slot = { path, rawId: rawId(item), rawModel };
+  if (parsed.ok) return { ...slot, codon: parsed.data };
+  const rawFileRefs = {
+    promptFile: parsedOrUndefined(FileRefs, item.promptFile),
+    appendSystemPromptFile: parsedOrUndefined(FileRefs, item.appendSystemPromptFile),
+    sentinels: parsedOrUndefined(Codon.shape.sentinels, item.sentinels),
+  };
+  return { ...slot, codon: undefined, rawFileRefs };
 }
 
 function checkLoop(item: Record<string, unknown>, path: JsonPath, issues: ValidationIssue[]): ItemSlot {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { error, type IssueSeverity, type JsonPath, type ValidationIssue } from "../issues.ts";
+import { error, formatJsonPath, type IssueSeverity, type JsonPath, type ValidationIssue } from "../issues.ts";
 import { parseJsonWithPosition } from "../load-json.ts";
 import { resolveModel } from "../models/index.ts";
 import { readPromptFiles } from "../prompt.ts";
@@ -10,7 +10,7 @@ import {
   SentinelConfig as SentinelConfigSchema,
   type SentinelEntry,
 } from "../schema/index.ts";
-import type { PlacedCodon } from "./hank-view.ts";
+import { codonSlots, type HankView, type PlacedCodon } from "./hank-view.ts";
 import { checkSentinelOutputs } from "./sentinel-output-checks.ts";
 import { templateIssues } from "./sentinel-template-check.ts";
 import { checkSentinelTrigger } from "./sentinel-trigger-checks.ts";
@@ -23,7 +23,7 @@ import { parseWith, translateZodIssues } from "./zod-issues.ts";
  * Issues inside a sentinel file carry the hank path of the entry plus the path inside the file, and
  * the file itself in `file`.
  */
-export function checkSentinels(placed: PlacedCodon, hankDir: string): ValidationIssue[] {
+export function checkSentinels(placed: SentinelOwner, hankDir: string): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const ids = new Set<string>();
   placed.codon.sentinels?.forEach((entry, k) => {
@@ -48,6 +48,27 @@ export function checkSentinels(placed: PlacedCodon, hankDir: string): Validation
     out.push(...found.map((issue) => ({ ...issue, severity })));
   });
   return out;
+}
+
+/** A codon as far as its sentinels go: a placed codon, or the sentinels of one that failed its schema. */
+export interface SentinelOwner {
+  readonly codon: Pick<PlacedCodon["codon"], "id" | "sentinels">;
+  readonly path: JsonPath;
+}
+
+/**
+ * The sentinels of codons that failed their schema, checked all the same (their files read, their
+ * configs checked), so their problems come in the same round as the schema errors.
+ */
+export function checkUnparsedSentinels(view: HankView, hankDir: string): ValidationIssue[] {
+  return codonSlots(view).flatMap(({ path, rawId, rawFileRefs }) => {
+    const sentinels = rawFileRefs?.sentinels;
+    if (sentinels === undefined) return [];
+    return checkSentinels(
+      { codon: { id: rawId ?? formatJsonPath(path), sentinels: [...sentinels] }, path },
+      hankDir,
+    );
+  });
 }
 
 /**

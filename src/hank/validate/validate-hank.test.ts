@@ -213,3 +213,30 @@ describe("validateHank: contract", () => {
     assert.equal(JSON.stringify(raw), before);
   });
 });
+
+describe("validateHank: every problem in one round", () => {
+  it("reports a broken codon's missing prompt and sentinel files and unknown model with its schema error", () => {
+    const broken = {
+      id: "draft",
+      name: "Draft",
+      model: "no-such-model",
+      continuationMode: "bogus",
+      promptFile: "prompts/missing.md",
+      appendSystemPromptFile: "prompts/also-missing.md",
+      sentinels: [{ sentinelConfig: "sentinels/gone.json", settings: { failCodonIfNotLoaded: true } }],
+    };
+    const report = run(hankOf([broken, codon("review", { promptText: undefined, promptFile: "gone.md" })]));
+    assert.equal(report.ok, false);
+    assert.deepEqual(
+      report.issues.map((i) => [i.code, i.path.join(".")]),
+      [
+        ["invalid-continuation-mode", "hank.0.continuationMode"],
+        ["ref-not-found", "hank.1.promptFile"],
+        ["ref-not-found", "hank.0.promptFile"],
+        ["ref-not-found", "hank.0.appendSystemPromptFile"],
+        ["ref-not-found", "hank.0.sentinels.0.sentinelConfig"],
+        ["invalid-model", "hank.0.model"],
+      ],
+    );
+  });
+});

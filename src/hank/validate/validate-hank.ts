@@ -20,7 +20,7 @@ import { checkRequirements, pathToolFinder } from "./requirements.ts";
 import { runtimeIdCollisions } from "./runtime-id-collisions.ts";
 import { checkSchema } from "./schema-check.ts";
 import { redactSecrets } from "./secrets.ts";
-import { checkSentinels } from "./sentinel-checks.ts";
+import { checkSentinels, checkUnparsedSentinels } from "./sentinel-checks.ts";
 import type { ValidationContext, ValidationReport } from "./validation-types.ts";
 import { checkCodonPaths, checkLoopPaths } from "./workspace-paths.ts";
 
@@ -69,6 +69,7 @@ function runValidation(raw: unknown, context: ValidationContext): ValidationRepo
       ...checkCodonPaths(placed, context.hankDir),
       ...checkSentinels(placed, context.hankDir),
     ]),
+    ...checkUnparsedSentinels(view, context.hankDir),
     ...checkLoopPaths(view),
     ...checkGlobalPromptRules(view),
     ...codons.flatMap(checkCodonRules),

@@ -58,12 +58,41 @@ function translate(issue: ZodIssue, root: z.ZodType, raw: unknown): ValidationIs
     case "too_big":
       return [range(issue, path, value)];
     default:
-      return [error(issue.code.replaceAll("_", "-"), path, `${label}: ${issue.message}.`, fixOf(issue))];
+      return [
+        error(
+          issue.code.replaceAll("_", "-"),
+          path,
+          `${label}: ${issue.message}.`,
+          fixOf(issue, label, value),
+        ),
+      ];
   }
 }
 
-function fixOf(issue: ZodIssue): string {
-  return issue.code === "invalid_format" ? issue.message : "Check the value against the loop schema.";
+/**
+ * What to change, never the message again: a value that fails a pattern gets the nearest value that
+ * passes it (`My Loop` → `my-loop`) when there is one.
+ */
+function fixOf(issue: ZodIssue, label: string, value: unknown): string {
+  const written = issue.code === "invalid_format" && issue.format === "regex" ? issue.pattern : undefined;
+  if (written === undefined) return "Check the value against the loop schema.";
+  const nearest = typeof value === "string" ? slug(value) : "";
+  if (nearest !== "" && patternOf(written).test(nearest)) return `Change ${label} to "${nearest}".`;
+  return `Change ${label} to a value that matches ${written}.`;
+}
+
+/** zod writes a regex check's pattern as the literal (`/^[a-z]+$/`). */
+function patternOf(written: string): RegExp {
+  const literal = /^\/(.*)\/([a-z]*)$/.exec(written);
+  return literal === null ? new RegExp(written) : new RegExp(literal[1] ?? "", literal[2]);
+}
+
+/** Lowercase, with every run of other characters turned into one '-', and no '-' at either end. */
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 /** A path as TOML readers write it: `contract.budget.tokens`, `gates[1].run`. */

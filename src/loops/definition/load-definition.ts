@@ -1,8 +1,12 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { error, type JsonPath, type ValidationIssue } from "../../hank/issues.ts";
+import { error, type ValidationIssue } from "../../hank/issues.ts";
 import { cron } from "./croner.ts";
+import { fileIssues, resolveProgram, unparsedFileIssues } from "./definition-files.ts";
+
+export { resolveProgram } from "./definition-files.ts";
+
 import { translateDefinitionIssues } from "./definition-issues.ts";
 import { LoopDefinitionSchema, type ParsedDefinition } from "./definition-schema.ts";
 
@@ -20,9 +24,20 @@ export interface LoopDefinition extends ParsedDefinition {
 
 export type LoadedDefinition =
   | { readonly ok: true; readonly definition: LoopDefinition; readonly warnings: readonly ValidationIssue[] }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+  | {
+      readonly ok: false;
+      readonly issues: readonly ValidationIssue[];
+      /**
+       * The definition, when it passed its schema and only later rules failed (a missing file, a bad
+       * schedule): `loops lint` still shows its admission table in the same round. Never run it.
+       */
+      readonly definition?: LoopDefinition;
+    };
 
-/** Reads, parses and validates a definition file; every problem is reported at once. */
+/**
+ * Reads, parses and validates a definition file; every problem is reported at once: the files it
+ * names are checked even when the schema fails elsewhere.
+ */
 export function loadDefinition(path: string, cwd: string = process.cwd()): LoadedDefinition {
   const file = resolve(cwd, path);
   let text: string;
@@ -48,30 +63,21 @@ export function parseDefinition(text: string, file: string): LoadedDefinition {
     );
   }
   const parsed = LoopDefinitionSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) {
-    return {
-      ok: false,
-      issues: translateDefinitionIssues(parsed.error.issues, LoopDefinitionSchema, raw, file),
-    };
-  }
   const dir = dirname(file);
+  if (!parsed.success) {
+    const schemaIssues = translateDefinitionIssues(parsed.error.issues, LoopDefinitionSchema, raw, file);
+    const files = unparsedFileIssues(raw, dir).map((issue) => ({ ...issue, file }));
+    return { ok: false, issues: [...schemaIssues, ...files] };
+  }
   const definition: LoopDefinition = { ...resolvePaths(parsed.data, dir), file, dir, text };
   const issues = checkDefinition(definition).map((issue) => ({ ...issue, file }));
   const errors = issues.filter((issue) => issue.severity === "error");
-  if (errors.length > 0) return { ok: false, issues };
+  if (errors.length > 0) return { ok: false, issues, definition };
   return { ok: true, definition, warnings: issues };
 }
 
 function fail(file: string, issue: ValidationIssue): LoadedDefinition {
   return { ok: false, issues: [{ ...issue, file }] };
-}
-
-/** A program named with a path (`./x.sh`, `../y`, `/abs`) is found beside the definition; a bare name on PATH. */
-export function resolveProgram(argv: readonly string[], dir: string): string[] {
-  const [program, ...args] = argv;
-  if (program === undefined) return [];
-  const isPath = program.startsWith("./") || program.startsWith("../") || isAbsolute(program);
-  return [isPath ? resolve(dir, program) : program, ...args];
 }
 
 function resolvePaths(data: ParsedDefinition, dir: string): ParsedDefinition {
@@ -164,68 +170,6 @@ function gateIdIssues(d: LoopDefinition): ValidationIssue[] {
       );
     }
     seen.add(gate.id);
-  });
-  return issues;
-}
-
-function fileIssues(d: LoopDefinition): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const hankFile = existsSync(d.hank) && statSync(d.hank).isDirectory() ? join(d.hank, "hank.json") : d.hank;
-  if (!existsSync(hankFile)) {
-    issues.push(
-      error(
-        "hank-not-found",
-        ["hank"],
-        `The body hank ${hankFile} does not exist.`,
-        "Point hank at a hank directory or a hank .json file.",
-      ),
-    );
-  }
-  if (d.data !== undefined && !existsSync(d.data)) {
-    issues.push(
-      error(
-        "data-not-found",
-        ["data"],
-        `The data source ${d.data} does not exist.`,
-        "Point data at an existing file or directory.",
-      ),
-    );
-  }
-  const programs: Array<{ path: JsonPath; argv: readonly string[] | undefined }> = [
-    { path: ["escalation"], argv: d.escalation },
-    { path: ["hooks", "generation_pre"], argv: d.hooks?.generation_pre },
-    { path: ["hooks", "gate_pre"], argv: d.hooks?.gate_pre },
-    { path: ["fan_out", "items"], argv: d.fan_out?.items },
-    { path: ["watch", "source"], argv: d.watch?.source },
-    ...d.gates.map((gate, i) => ({
-      path: ["gates", i, "run"],
-      argv: gate.kind === "command" ? gate.run : undefined,
-    })),
-  ];
-  for (const { path, argv } of programs) {
-    const program = argv?.[0];
-    if (program !== undefined && isAbsolute(program) && !existsSync(program)) {
-      issues.push(
-        error(
-          "program-not-found",
-          [...path, 0],
-          `${program} does not exist.`,
-          "Put the script beside the definition and name it ./<file>.",
-        ),
-      );
-    }
-  }
-  d.gates.forEach((gate, i) => {
-    if (gate.kind === "judge" && !existsSync(gate.instructions)) {
-      issues.push(
-        error(
-          "instructions-not-found",
-          ["gates", i, "instructions"],
-          `${gate.instructions} does not exist.`,
-          "Write the judge's instructions in a file beside the definition.",
-        ),
-      );
-    }
   });
   return issues;
 }
