@@ -1,4 +1,4 @@
-import type { Checkpointer, CheckpointRecord, CheckpointType } from "../../checkpoint/index.ts";
+import type { Checkpointer, CheckpointRecord } from "../../checkpoint/index.ts";
 import type { HankFile } from "../../hank/schema/index.ts";
 import type { DataOf } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
