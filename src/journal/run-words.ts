@@ -1,7 +1,8 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
+import { parseRuntimeId } from "../util/runtime-id.ts";
 import type { RunCounts } from "./run-counts.ts";
 import type { CodonRecord } from "./run-state.ts";
-import type { CostSource } from "./run-view.ts";
+import type { CostSource, RunView } from "./run-view.ts";
 
 /**
  * The words every face uses for the run view's figures, so the headless summary, the TUI's box and
@@ -56,4 +57,23 @@ export function leftUndoneText(codons: readonly CodonRecord[]): string | undefin
     return `${left} of ${ran + left} iterations of ${codon.id.slice(0, hash)} not run`;
   });
   return `${first.ceiling} spent: ${parts.join("; ")}`;
+}
+
+/**
+ * Where a codon stands: "codon 4 of 7" (its place among the codons the execution has started, in
+ * order, after any rollback; the total from the run's plan size) and, in a loop, "iteration 3 of 6"
+ * (1-based; the total is the loop's iteration limit). A total unknown in advance is left out.
+ */
+export function codonPositionText(runtimeId: string, view: Pick<RunView, "state" | "planSize">): string {
+  const index = view.state.codons.findIndex((codon) => codon.id === runtimeId);
+  const ordinal = index === -1 ? view.state.codons.length + 1 : index + 1;
+  const codon = ofTotal("codon", ordinal, view.planSize?.codons);
+  const { configId, iteration } = parseRuntimeId(runtimeId);
+  if (iteration === undefined || view.planSize === undefined) return codon;
+  const loop = Object.values(view.planSize.loops).find((candidate) => candidate.codons.includes(configId));
+  return loop === undefined ? codon : `${codon}, ${ofTotal("iteration", iteration + 1, loop.iterations)}`;
+}
+
+export function ofTotal(what: string, n: number, total: number | null | undefined): string {
+  return total === null || total === undefined ? `${what} ${n}` : `${what} ${n} of ${total}`;
 }

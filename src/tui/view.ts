@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { countsText } from "../journal/run-words.ts";
+import { codonPositionText, countsText } from "../journal/run-words.ts";
 import { heartbeat } from "./heartbeat.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
@@ -77,7 +77,8 @@ export function createTuiView({ ink, react }: InkModules): (props: ViewProps) =>
     const beat = heartbeat(props.state, props.now);
     if (codon === undefined) return beat === undefined ? null : line(props, beat, "muted");
     const attempt = codon.attempt > 1 ? ` (attempt ${codon.attempt})` : "";
-    const title = `> ${codon.id}${codon.name !== codon.id ? ` ${codon.name}` : ""}${attempt}  ${seconds(Math.max(0, props.now - codon.since))}`;
+    const where = codonPositionText(codon.id, props.state.run.view());
+    const title = `> ${codon.id}${codon.name !== codon.id ? ` ${codon.name}` : ""}${attempt}  ${where}  ${seconds(Math.max(0, props.now - codon.since))}`;
     return h(
       Box,
       { flexDirection: "column" },

@@ -2,9 +2,9 @@ import { redactSecrets } from "../../hank/validate/index.ts";
 import type { JournaledEvent, RunState } from "../../journal/index.ts";
 import { codonEnding } from "../../journal/run-counts.ts";
 import { type RunView, RunViewFold } from "../../journal/run-view.ts";
+import { codonPositionText, ofTotal } from "../../journal/run-words.ts";
 import type { EventListener } from "../../runner/index.ts";
 import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
-import { parseRuntimeId } from "../../util/runtime-id.ts";
 import { type LastTool, renderHeartbeat, renderRunSummary } from "../render/run-summary.ts";
 import { shellCommand } from "../shell-quote.ts";
 
@@ -36,7 +36,7 @@ export function progressLine(event: JournaledEvent, view: RunView): string | und
     case "codon.started": {
       const attempt =
         event.data.attempt !== undefined && event.data.attempt > 1 ? `, attempt ${event.data.attempt}` : "";
-      const where = codonPosition(event.data.codonId, view);
+      const where = codonPositionText(event.data.codonId, view);
       return `> ${event.data.codonId}: ${event.data.codonName} (${where}${attempt})`;
     }
     case "codon.completed": {
@@ -74,25 +74,6 @@ export function progressLine(event: JournaledEvent, view: RunView): string | und
     default:
       return undefined;
   }
-}
-
-/**
- * Where a codon stands: "codon 4 of 7" (its place among the codons the execution has started, in
- * order, after any rollback; the total from the run's plan size) and, in a loop, "iteration 3 of 6"
- * (1-based; the total is the loop's iteration limit). A total unknown in advance is left out.
- */
-function codonPosition(runtimeId: string, view: RunView): string {
-  const index = view.state.codons.findIndex((codon) => codon.id === runtimeId);
-  const ordinal = index === -1 ? view.state.codons.length + 1 : index + 1;
-  const codon = ofTotal("codon", ordinal, view.planSize?.codons);
-  const { configId, iteration } = parseRuntimeId(runtimeId);
-  if (iteration === undefined || view.planSize === undefined) return codon;
-  const loop = Object.values(view.planSize.loops).find((candidate) => candidate.codons.includes(configId));
-  return loop === undefined ? codon : `${codon}, ${ofTotal("iteration", iteration + 1, loop.iterations)}`;
-}
-
-function ofTotal(what: string, n: number, total: number | null | undefined): string {
-  return total === null || total === undefined ? `${what} ${n}` : `${what} ${n} of ${total}`;
 }
 
 function runTransitionLine(
