@@ -7,6 +7,11 @@ import { type TracingSettings, tracingSettings } from "./tracing-settings.ts";
 /** What a library caller may pass to trace a run through its own OpenTelemetry set-up. */
 export interface TracingOptions {
   /**
+   * Trace the run even when no `OTEL_*` variable asks for it (`--otel`); the exporter still reads its
+   * endpoint, protocol and headers from the environment. `OTEL_SDK_DISABLED=true` still wins.
+   */
+  readonly enabled?: boolean;
+  /**
    * The caller's provider: spans go wherever it exports them, whatever the environment says. The run
    * flushes it at its end (`forceFlush`) but never shuts it down: the caller owns it.
    */
@@ -35,7 +40,8 @@ export interface StartTracingInput {
  */
 export async function startRunTracing(input: StartTracingInput): Promise<RunTracing | undefined> {
   const given = input.options?.tracerProvider;
-  const settings = given === undefined ? tracingSettings(input.env) : undefined;
+  const settings =
+    given === undefined ? tracingSettings(input.env, input.options?.enabled === true) : undefined;
   if (given === undefined && settings === undefined) return undefined;
   const api = await import("@opentelemetry/api");
   const owned = settings === undefined ? undefined : await createProvider(settings, input.version);

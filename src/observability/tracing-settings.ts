@@ -28,8 +28,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 const DEFAULT_ENDPOINT = "http://localhost:4318";
 
 /** The settings of a traced run, or undefined when tracing is off. */
-export function tracingSettings(env: Env): TracingSettings | undefined {
-  if (!tracingWanted(env)) return undefined;
+export function tracingSettings(env: Env, switchedOn = false): TracingSettings | undefined {
+  if (!tracingWanted(env, switchedOn)) return undefined;
   return {
     url: tracesUrl(env),
     protocol: protocolOf(env),
@@ -38,11 +38,13 @@ export function tracingSettings(env: Env): TracingSettings | undefined {
   };
 }
 
-export function tracingWanted(env: Env): boolean {
+/** `switchedOn`: the `--otel` flag or a caller's `tracing.enabled`, worth `HANKWEAVE_OTEL=1`. */
+export function tracingWanted(env: Env, switchedOn = false): boolean {
   if (isTrue(env.OTEL_SDK_DISABLED)) return false;
   const exporters = (env.OTEL_TRACES_EXPORTER ?? "").split(",").map((name) => name.trim());
   if (exporters.includes("none")) return false;
   return (
+    switchedOn ||
     isTrue(env[OTEL_SWITCH_ENV]) ||
     nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) !== undefined ||
     nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) !== undefined ||
