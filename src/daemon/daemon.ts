@@ -10,6 +10,7 @@ import {
   withoutSecret,
 } from "../loops/index.ts";
 import type { Clock } from "../util/clock.ts";
+import { daemonMetrics } from "./daemon-metrics.ts";
 import { createApiServer } from "./http-api.ts";
 import { RunPool } from "./run-pool.ts";
 import { Scheduler } from "./scheduler.ts";
@@ -126,6 +127,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limitConfig: options.limitConfig,
     ...(options.webAssetsDir !== undefined && { webAssetsDir: options.webAssetsDir }),
     starts: { home: options.home, clock: options.clock },
+    metrics: daemonMetrics(options.store),
     ...(options.host !== undefined && { host: options.host }),
   });
   await new Promise<void>((resolve) =>
