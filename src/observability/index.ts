@@ -1,5 +1,7 @@
 /** Observability: OpenTelemetry traces of runs (loaded only when tracing is on). */
 export {
+  createProvider,
+  type OwnedProvider,
   type RunTracing,
   type StartTracingInput,
   startRunTracing,

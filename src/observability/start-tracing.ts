@@ -63,12 +63,13 @@ export async function startRunTracing(input: StartTracingInput): Promise<RunTrac
   };
 }
 
-interface OwnedProvider extends TracerProvider {
+/** A provider this process created, and so shuts down. */
+export interface OwnedProvider extends TracerProvider {
   shutdown(): Promise<void>;
 }
 
 /** Our own provider: a batch processor over the OTLP/HTTP exporter of the configured encoding. */
-async function createProvider(settings: TracingSettings, version: string): Promise<OwnedProvider> {
+export async function createProvider(settings: TracingSettings, version: string): Promise<OwnedProvider> {
   const [sdk, resources, exporterModule] = await Promise.all([
     import("@opentelemetry/sdk-trace-base"),
     import("@opentelemetry/resources"),
