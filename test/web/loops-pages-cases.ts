@@ -108,6 +108,17 @@ export function loopsPagesCases(browserOf: () => Browser): void {
         assert.equal(await text(page.locator('[data-meter="no-progress"] .meter-text')), "0 / 3");
         assert.match(await text(page.locator('[data-meter="cost"] .meter-text')), /^\$0\.00$/);
         assert.match(await text(page.locator("[data-banner]")), /human_gate/);
+        // The generation charts: tokens so far against the budget, wall time, gate verdicts.
+        const charts = page.locator(".generation-charts");
+        assert.match(
+          (await charts.locator("svg.cumulative").getAttribute("aria-label")) ?? "",
+          /^Tokens so far after each generation: .*; budget 100,000\.$/,
+        );
+        assert.match(
+          (await charts.locator("svg.wall").getAttribute("aria-label")) ?? "",
+          /^Wall time per generation: /,
+        );
+        assert.equal(await charts.locator('li[data-verdicts-of="1"] abbr[data-verdict="revise"]').count(), 1);
         await screenshot(page, "loops-run-needs-approval");
         await assertAccessible(page, ["banner", "main", "navigation"]);
         await page
