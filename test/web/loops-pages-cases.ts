@@ -66,6 +66,13 @@ export function loopsPagesCases(browserOf: () => Browser): void {
         assert.match(shipRow, /window 3 \/ 30/);
         await page.locator('tr[data-loop="capped"] [data-state="exhausted"]').waitFor({ timeout: WAIT_MS });
         assert.match(await text(page.locator('tr[data-loop="capped"]')), /0% done \(0 of 1\)/);
+        // Outcomes over 30 days: one square per ended run, in its state's colour, counted in the label.
+        const outcomes = page.locator('tr[data-loop="capped"] svg.outcomes-strip');
+        assert.equal(
+          await outcomes.getAttribute("aria-label"),
+          "Outcomes over the last 30 days: 1 exhausted.",
+        );
+        assert.equal(await outcomes.locator('rect[data-outcome="exhausted"]').count(), 1);
         await screenshot(page, "loops-catalog");
         await assertAccessible(page, ["banner", "main", "navigation"]);
 
