@@ -24,6 +24,7 @@ import { loopsSuite } from "./suites/loops.ts";
 import { loopsDistributedSuite } from "./suites/loops-distributed.ts";
 import { sentinelsSuite } from "./suites/sentinels.ts";
 import { serverSuite } from "./suites/server.ts";
+import { tracingSuite } from "./suites/tracing.ts";
 import { webSuite } from "./suites/web.ts";
 
 /** In issue order: `--only 4` and `--only journal` pick the same suite. */
@@ -41,6 +42,7 @@ const SUITES: readonly Suite[] = [
   cliToolsSuite,
   webSuite,
   loopsDistributedSuite,
+  tracingSuite,
 ];
 
 const repoRoot = resolve(import.meta.dirname, "..");

@@ -7,6 +7,7 @@ import { agentFloor } from "./cases/agent-floor.ts";
 import { checkpointSize } from "./cases/checkpoint-size.ts";
 import { engineCase } from "./cases/engine-case.ts";
 import { journalBuild, journalRead } from "./cases/journal-cases.ts";
+import { tracedRun } from "./cases/traced-run.ts";
 
 type Case = (args: never) => Promise<unknown>;
 
@@ -16,6 +17,7 @@ const CASES: Readonly<Record<string, Case>> = {
   "checkpoint-size": checkpointSize,
   "journal-build": journalBuild,
   "journal-read": journalRead,
+  "traced-run": tracedRun,
 };
 
 const [name, json, repeatArg] = process.argv.slice(2);

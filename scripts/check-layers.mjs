@@ -27,12 +27,13 @@ const ALLOWED = {
   bundle: [...BOTTOM, "hank"],
   engine: CORE,
   sentinels: [...CORE],
-  runner: [...CORE, "sentinels", "bundle"],
-  testing: [...CORE, "sentinels", "runner", "loops"],
+  observability: [...BOTTOM],
+  runner: [...CORE, "sentinels", "bundle", "observability"],
+  testing: [...CORE, "sentinels", "runner", "loops", "observability"],
   workflows: [...CORE, "sentinels", "runner"],
   loops: [...CORE, "sentinels", "runner", "workflows"],
   server: [...CORE, "sentinels", "runner"],
-  daemon: [...CORE, "sentinels", "runner", "workflows", "loops", "server"],
+  daemon: [...CORE, "sentinels", "runner", "workflows", "loops", "server", "observability"],
   web: [...BOTTOM, "hank", "plan", "journal", "server"],
   tui: [...BOTTOM, "hank", "plan", "journal", "server"],
   cli: [
@@ -48,7 +49,7 @@ const ALLOWED = {
     "web",
     "testing",
   ],
-  "": [...CORE, "sentinels", "runner", "workflows", "loops", "server", "daemon"],
+  "": [...CORE, "sentinels", "runner", "workflows", "loops", "server", "daemon", "observability"],
   // The package's subpath entries (hankweave/engine, ...): named re-exports of the layers below.
   api: [...CORE, "sentinels", "runner", "server"],
 };

@@ -5,7 +5,8 @@
 // - yaml: loaded lazily (createRequire) on the first prompt with frontmatter;
 // - the terminal UI (ink, react), the Loops store (libsql, a native module, kysely, and pg for a
 //   PostgreSQL store), croner, and the bundle formats (modern-tar; @mongodb-js/zstd, a native
-//   module): loaded lazily (dynamic import) by the commands that need them.
+//   module): loaded lazily (dynamic import) by the commands that need them;
+// - OpenTelemetry (only when a run is traced) and prom-client (only by the daemon's metrics).
 
 /** Loaded lazily by the commands that need them. */
 export const LAZY_DEPENDENCIES = [
@@ -18,6 +19,8 @@ export const LAZY_DEPENDENCIES = [
   "croner",
   "modern-tar",
   "@mongodb-js/zstd",
+  "@opentelemetry/*",
+  "prom-client",
 ];
 
 /** The agent SDKs, as package patterns. */

@@ -31,6 +31,8 @@ export interface CliOptions {
   readonly copy: boolean;
   /** `--durable`: fsync the journal at every codon boundary; absent: the environment decides. */
   readonly durable?: boolean;
+  /** `--otel`: trace the run even when no `OTEL_*` variable asks for it. */
+  readonly otel?: boolean;
   readonly ignoreRigFailures: boolean;
   /** Harness idle timeout in whole seconds, 1-1800. */
   readonly shimIdleTimeout?: number;
@@ -109,6 +111,7 @@ export function readCliOptions(
     overwriteOutput: raw.overwriteOutput === true,
     copy: raw.copy === true,
     ...optional("durable", raw.durable === true ? true : undefined),
+    ...optional("otel", raw.otel === true ? true : undefined),
     ignoreRigFailures: raw.ignoreRigFailures === true,
     ...optional("inlineInput", inlineInput),
     ...optional("noWipe", raw.wipe === false ? true : undefined),

@@ -128,6 +128,12 @@ export const FLAGS: readonly FlagSpec[] = [
       "fsync the journal at every codon boundary (survives power loss; default: HANKWEAVE_RUNTIME_DURABLE_JOURNAL).",
   },
   {
+    long: "--otel",
+    kind: "boolean",
+    description:
+      "Export OpenTelemetry traces of the run (OTLP/HTTP; endpoint from OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318).",
+  },
+  {
     long: "--ignore-rig-failures",
     kind: "boolean",
     description: "Treat every rigSetup operation as allowFailure: true.",

@@ -10,7 +10,9 @@ import {
   withoutSecret,
 } from "../loops/index.ts";
 import type { Clock } from "../util/clock.ts";
+import { daemonMetrics } from "./daemon-metrics.ts";
 import { createApiServer } from "./http-api.ts";
+import { startLoopTracing } from "./loop-tracing.ts";
 import { RunPool } from "./run-pool.ts";
 import { Scheduler } from "./scheduler.ts";
 
@@ -126,6 +128,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limitConfig: options.limitConfig,
     ...(options.webAssetsDir !== undefined && { webAssetsDir: options.webAssetsDir }),
     starts: { home: options.home, clock: options.clock },
+    metrics: daemonMetrics(options.store),
     ...(options.host !== undefined && { host: options.host }),
   });
   await new Promise<void>((resolve) =>
@@ -139,11 +142,13 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     infoPath,
     JSON.stringify({ url, pid: process.pid, startedAt: new Date(options.clock.now()).toISOString() }),
   );
+  const loopTracing = await startLoopTracing(options.store, options.env, "daemon");
   let ticking: Promise<void> = Promise.resolve();
   const tick = (): Promise<void> => {
     ticking = ticking.then(async () => {
       await scheduler.refresh();
       await pool.tick(options.clock.now());
+      await loopTracing?.poll();
     });
     return ticking.catch((caught: unknown) =>
       options.log(`tick failed: ${caught instanceof Error ? caught.message : String(caught)}`),
@@ -162,6 +167,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await ticking.catch(() => undefined);
+    await loopTracing?.poll().catch(() => undefined);
+    await loopTracing?.close();
     rmSync(infoPath, { force: true });
   };
   return {

@@ -15,6 +15,7 @@ import { BUILTIN_CEILINGS, BUILTIN_DEFAULTS, type LimitConfig } from "../loops/m
 import { checkUpgrade, DEFAULT_BIND_HOST } from "../server/access.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "../server/web-assets.ts";
 import type { Clock } from "../util/clock.ts";
+import type { RenderMetrics } from "./daemon-metrics.ts";
 import { lintRegistered, startRegistered } from "./loop-starts.ts";
 import { parseStartForm } from "./start-form.ts";
 
@@ -30,6 +31,7 @@ import { parseStartForm } from "./start-form.ts";
  *   GET  /loops                   registered loops, with the per-kind limit defaults and the ceilings
  *   GET  /loops/<id>/lint         a registered loop's validation issues and admission table
  *   POST /loops/<id>/runs         {"idempotencyKey"?}: start a run (201; 200 with the key's existing run)
+ *   GET  /metrics                 Prometheus metrics (text exposition format; docs/observability.md)
  *   GET  /ui/?token=<token>       the Loops pages (catalog, run page): the same token; scripts and
  *                                 styles need none (they hold no data)
  *
@@ -49,6 +51,8 @@ export interface ApiOptions {
   readonly host?: string;
   /** Where started runs go and the clock that stamps them; without them `POST /loops/<id>/runs` is 404. */
   readonly starts?: { readonly home: string; readonly clock: Clock };
+  /** Renders `GET /metrics`; without it the route is 404. */
+  readonly metrics?: RenderMetrics;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -108,6 +112,11 @@ async function handle(
       return send(response, 200, await runDetail(store, run));
     if (request.method === "POST" && parts[2] === "commands") return command(store, runId, request, response);
     if (request.method === "POST" && parts[2] === "notes") return note(store, runId, request, response);
+  }
+  if (request.method === "GET" && url.pathname === "/metrics" && options.metrics !== undefined) {
+    const page = await options.metrics();
+    response.writeHead(200, { "content-type": page.contentType }).end(page.body);
+    return;
   }
   if (request.method === "GET" && url.pathname === "/events") return stream(options, request, response, url);
   if (request.method === "GET" && url.pathname === "/loops") return send(response, 200, await loops(options));

@@ -7,6 +7,7 @@ import type { HeldPrompts } from "../hank/prompt.ts";
 import type { ValidationReport } from "../hank/validate/index.ts";
 import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { RunState } from "../journal/index.ts";
+import type { TracingOptions } from "../observability/index.ts";
 import type { ExecutionPlan } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
@@ -105,6 +106,11 @@ export interface ExecutionOptions {
   readonly durableJournal?: boolean;
   /** The port of the server that serves this run, written into `runtime.lock` so `--attach` finds it. */
   readonly port?: number;
+  /**
+   * OpenTelemetry tracing of the run through the caller's own provider. Without it the run is traced
+   * only when the `OTEL_*` variables (or `HANKWEAVE_OTEL`) in `env` ask for it (docs/observability.md).
+   */
+  readonly tracing?: TracingOptions;
   /** Written into execution-meta.json: the runtime version and the command line that started it. */
   readonly runtime?: { readonly version: string; readonly argv: readonly string[] };
 }

@@ -5,6 +5,7 @@ import type { RunControl } from "../engine/index.ts";
 import type { RefusalCode } from "../events/refusals.ts";
 import type { HankFile } from "../hank/schema/index.ts";
 import type { EventBus } from "../journal/index.ts";
+import { startRunTracing } from "../observability/index.ts";
 import { systemClock } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
@@ -147,9 +148,21 @@ async function execute(
   fence = createLockFence(lock.lock, clock, () => lockLost.abort("lock lost"));
   onOpened(layout);
   options.onOpened?.(layout, opened.notes);
+  const tracing = await startRunTracing({
+    env,
+    options: options.tracing,
+    executionPath: layout.executionDir,
+    journalPath: layout.eventsPath,
+    version: options.runtime?.version ?? "library",
+  });
+  const listeners = [
+    lockNamesRun(lock.lock),
+    ...(tracing ? [tracing.onEvent] : []),
+    ...(options.listeners ?? []),
+  ];
   try {
     return await runLocked({
-      options: { ...options, listeners: [lockNamesRun(lock.lock), ...(options.listeners ?? [])] },
+      options: { ...options, listeners },
       env,
       clock,
       layout,
@@ -168,6 +181,7 @@ async function execute(
     if (fault !== undefined) return fault;
     throw error;
   } finally {
+    await tracing?.close(new Date(clock.now()));
     releaseLockQuietly(() => lock.lock.release(), layout);
   }
 }

@@ -6,6 +6,7 @@ import { type AccessPolicy, checkUpgrade, isLoopbackHost } from "./access.ts";
 import { ClientConnection, type ConnectionContext } from "./client-connection.ts";
 import { createEventSerializer } from "./frames.ts";
 import type { LiveExecution } from "./live-execution.ts";
+import { RunMetrics } from "./run-metrics.ts";
 import { HIGH_WATER_BYTES } from "./socket-writer.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "./web-assets.ts";
 
@@ -79,8 +80,14 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     // The page follows the WebSocket's rules: known host, allowed origin, the token when one is set.
     admitPage: (request: IncomingMessage) => checkUpgrade(request.headers, request.url, access),
   };
+  const metrics = new RunMetrics();
+  const metricsFeed = execution.events.subscribe(metrics.onEvent, { name: "metrics" });
   const http = createServer((request, response) => {
     if (serveWebAsset(request, response, webAssets)) return;
+    if (request.method === "GET" && request.url?.split("?")[0] === "/metrics") {
+      serveMetrics(request, response, metrics, access);
+      return;
+    }
     answerHttp(request, response, urlOf(access.host, boundPort));
   });
   http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -106,6 +113,7 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
       return clients.size;
     },
     close() {
+      metricsFeed.unsubscribe();
       closing ??= closeAll(execution, clients, wss, http, stopNotices);
       return closing;
     },
@@ -165,6 +173,25 @@ function listen(http: Server, host: string, port: number): Promise<number> {
 function urlOf(host: string, port: number): string {
   if (isLoopbackHost(host)) return `ws://localhost:${port}`;
   return host.includes(":") ? `ws://[${host}]:${port}` : `ws://${host}:${port}`;
+}
+
+/** `GET /metrics`: the run's codon counters, under the page's access rules (the token when one is set). */
+function serveMetrics(
+  request: IncomingMessage,
+  response: ServerResponse,
+  metrics: RunMetrics,
+  access: AccessPolicy,
+): void {
+  const verdict = checkUpgrade(request.headers, request.url, access);
+  if (!verdict.ok) {
+    response.writeHead(verdict.status, { "content-type": "application/json" });
+    response.end(JSON.stringify({ error: verdict.message }));
+    return;
+  }
+  metrics.render().then(
+    (page) => response.writeHead(200, { "content-type": page.contentType }).end(page.body),
+    (error: unknown) => response.writeHead(500).end(String(error)),
+  );
 }
 
 /** Any plain HTTP request: a 400 that says what this port is and how to talk to it. */

@@ -35,6 +35,7 @@ export * from "./fake-providers/index.ts";
 export { hankOf, scriptedCodon, scriptedLoop } from "./hank-builders.ts";
 export * from "./harness-conformance/index.ts";
 export * from "./loops-store-conformance/index.ts";
+export * from "./otlp-receiver/index.ts";
 export type { PreparedHank, PrepareHankInput, TestHankLayout } from "./prepare-test-hank.ts";
 export { prepareTestHank } from "./prepare-test-hank.ts";
 export type { HankTestOptions, HankTestRun, RunningHankTest } from "./run-hank-for-test.ts";

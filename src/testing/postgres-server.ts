@@ -112,7 +112,8 @@ function chownPostgres(path: string): void {
   chownSync(path, Number(fields[2]), Number(fields[3]));
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 at the time of asking (for a server started by a test). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

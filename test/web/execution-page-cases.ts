@@ -80,6 +80,23 @@ export function executionPageCases(browserOf: () => Browser): void {
         );
         const tokens = usage.reduce((sum, n) => sum + n, 0);
         assert.equal(await text(page.locator('[data-meter="run-tokens"] .meter-text')), String(tokens));
+        // The attempt strip: one bar per attempt, coloured by status, with a text alternative.
+        const bars = page.locator(".attempt-strip rect.bar");
+        const statuses: (string | null)[] = [];
+        for (let i = 0; i < (await bars.count()); i++)
+          statuses.push(await bars.nth(i).getAttribute("data-status"));
+        assert.deepEqual(statuses, ["completed", "completed", "completed", "completed"]);
+        const strip = page.locator(".attempt-strip svg[role=img]").first();
+        assert.match(
+          (await strip.getAttribute("aria-label")) ?? "",
+          /^Timeline of 4 codon attempts over .*: 4 completed, 0 failed/,
+        );
+        await strip.focus();
+        assert.equal(
+          await page.locator(".attempt-strip svg[role=img]:focus").count(),
+          1,
+          "keyboard reachable",
+        );
 
         // Rollback: choose step#0's checkpoint, confirm, and the execution lands on it.
         const row = page.locator('section.checkpoints li[data-codon="step#0"]');

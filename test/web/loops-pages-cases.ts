@@ -66,6 +66,13 @@ export function loopsPagesCases(browserOf: () => Browser): void {
         assert.match(shipRow, /window 3 \/ 30/);
         await page.locator('tr[data-loop="capped"] [data-state="exhausted"]').waitFor({ timeout: WAIT_MS });
         assert.match(await text(page.locator('tr[data-loop="capped"]')), /0% done \(0 of 1\)/);
+        // Outcomes over 30 days: one square per ended run, in its state's colour, counted in the label.
+        const outcomes = page.locator('tr[data-loop="capped"] svg.outcomes-strip');
+        assert.equal(
+          await outcomes.getAttribute("aria-label"),
+          "Outcomes over the last 30 days: 1 exhausted.",
+        );
+        assert.equal(await outcomes.locator('rect[data-outcome="exhausted"]').count(), 1);
         await screenshot(page, "loops-catalog");
         await assertAccessible(page, ["banner", "main", "navigation"]);
 
@@ -108,6 +115,17 @@ export function loopsPagesCases(browserOf: () => Browser): void {
         assert.equal(await text(page.locator('[data-meter="no-progress"] .meter-text')), "0 / 3");
         assert.match(await text(page.locator('[data-meter="cost"] .meter-text')), /^\$0\.00$/);
         assert.match(await text(page.locator("[data-banner]")), /human_gate/);
+        // The generation charts: tokens so far against the budget, wall time, gate verdicts.
+        const charts = page.locator(".generation-charts");
+        assert.match(
+          (await charts.locator("svg.cumulative").getAttribute("aria-label")) ?? "",
+          /^Tokens so far after each generation: .*; budget 100,000\.$/,
+        );
+        assert.match(
+          (await charts.locator("svg.wall").getAttribute("aria-label")) ?? "",
+          /^Wall time per generation: /,
+        );
+        assert.equal(await charts.locator('li[data-verdicts-of="1"] abbr[data-verdict="revise"]').count(), 1);
         await screenshot(page, "loops-run-needs-approval");
         await assertAccessible(page, ["banner", "main", "navigation"]);
         await page

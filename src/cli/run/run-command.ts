@@ -105,6 +105,7 @@ function executionOptions(
     yes: options.yes,
     copy: options.copy,
     ...(options.durable !== undefined && { durableJournal: options.durable }),
+    ...(options.otel === true && { tracing: { enabled: true } }),
     ...(!options.headless && io.stdout.isTTY && { confirm: askOnTerminal }),
     headless: options.headless,
     ...(options.maxCost !== undefined && { maxCostUsd: options.maxCost }),

@@ -5,6 +5,7 @@ import type { RunCounts } from "../../journal/run-counts.ts";
 import type { CodonRecord } from "../../journal/run-state.ts";
 import { RunViewFold } from "../../journal/run-view.ts";
 import { leftUndoneText } from "../../journal/run-words.ts";
+import { AttemptBars } from "./attempt-bars.ts";
 
 /**
  * What the execution page shows, folded from the journal one event at a time: the run view every face
@@ -79,6 +80,8 @@ export interface RollbackView {
 export class ExecutionModel {
   readonly timeline: TimelineEntry[] = [];
   readonly codons = new Map<string, CodonView>();
+  /** Codon attempts and cumulative cost against wall time, for the attempt strip. */
+  readonly attempts = new AttemptBars();
   readonly #run = new RunViewFold();
   rollback: RollbackView | undefined;
   readonly #toolItems = new Map<string, Extract<StreamItem, { kind: "tool" }>>();
@@ -142,6 +145,7 @@ export class ExecutionModel {
   apply(event: JournaledEvent): void {
     const runningBefore = this.runningCodon;
     if (!this.#run.apply(event)) return;
+    this.attempts.apply(event);
     this.#fold(event, runningBefore);
     const data = event.data as { codonId?: unknown };
     const touched = typeof data.codonId === "string" ? data.codonId : runningBefore;

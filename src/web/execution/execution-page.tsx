@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { AttemptStrip } from "./attempt-strip.tsx";
 import { BudgetMeters } from "./budget-meters.tsx";
 import { CheckpointsPanel } from "./checkpoints-panel.tsx";
 import { CodonStream } from "./codon-stream.tsx";
@@ -69,6 +70,12 @@ function ExecutionBody(props: {
             {store.notice}
           </p>
         )}
+        <AttemptStrip
+          bars={model.attempts.bars}
+          cost={model.attempts.cost}
+          ceilingUsd={model.budget?.ceiling.maxDollars}
+          nowMs={Date.now()}
+        />
         {picked !== undefined && (
           <button type="button" onClick={() => setPicked(undefined)}>
             Follow the running codon

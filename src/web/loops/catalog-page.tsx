@@ -3,6 +3,7 @@ import { formatCount } from "../shared/format.ts";
 import { useDaemonData } from "./daemon-client.ts";
 import type { LoopRun, LoopsInfo } from "./daemon-types.ts";
 import { LoopActions } from "./loop-actions.tsx";
+import { OutcomesStrip } from "./outcomes-strip.tsx";
 import { StateBadge } from "./run-states.tsx";
 
 /** The limits the catalog shows: the last run's pinned value (else the kind's default) / the ceiling. */
@@ -14,6 +15,8 @@ interface LoopRow {
   readonly kind: string;
   readonly owner: string | null;
   readonly last: LoopRun | undefined;
+  /** The loop's runs, newest first. */
+  readonly runs: readonly LoopRun[];
   readonly successRate: string;
   readonly definitionChanged: string | null;
 }
@@ -73,6 +76,7 @@ export function CatalogPage() {
                 </td>
                 <td>
                   {row.successRate}
+                  <OutcomesStrip runs={row.runs} now={Date.now()} />
                   {row.definitionChanged !== null && (
                     <p className="muted" data-notice="definition-changed">
                       {row.definitionChanged}
@@ -112,6 +116,7 @@ function catalogRows(runs: readonly LoopRun[], info: LoopsInfo | undefined): Loo
       kind: registered?.kind ?? last?.contract.kind ?? "delivery",
       owner: last?.contract.owner ?? null,
       last,
+      runs: loopRuns,
       successRate: entry === undefined || entry.ended === 0 ? "no ended run" : entry.successText,
       definitionChanged: entry?.definitionChanged ?? null,
     };

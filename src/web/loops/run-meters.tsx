@@ -7,13 +7,20 @@ import type { LoopRun } from "./daemon-types.ts";
  * no-progress count vs the window, and cost, a meter without a cap. Budgets include the amounts that
  * approvals added.
  */
-export function RunMeters(props: { readonly run: LoopRun }) {
-  const { meters, contract, amendments } = props.run;
+/** The run's token and wall-clock budgets with the approvals' additions; undefined when off. */
+export function runBudgets(run: LoopRun): { tokens: number | undefined; wallSec: number | undefined } {
   const added = (budget: "tokens" | "wall_clock") =>
-    amendments.filter((a) => a.budget === budget).reduce((sum, a) => sum + a.add, 0);
+    run.amendments.filter((a) => a.budget === budget).reduce((sum, a) => sum + a.add, 0);
+  return {
+    tokens: budgetOf(run.contract.limits.budget_tokens, added("tokens")),
+    wallSec: budgetOf(run.contract.limits.budget_wall_clock_sec, added("wall_clock")),
+  };
+}
+
+export function RunMeters(props: { readonly run: LoopRun }) {
+  const { meters, contract } = props.run;
   const cap = contract.limits.iteration_cap ?? 0;
-  const tokenBudget = budgetOf(contract.limits.budget_tokens, added("tokens"));
-  const wallBudget = budgetOf(contract.limits.budget_wall_clock_sec, added("wall_clock"));
+  const { tokens: tokenBudget, wallSec: wallBudget } = runBudgets(props.run);
   const window = contract.limits.window ?? 0;
   const runningSec = meters.runningMs / 1000;
   return (

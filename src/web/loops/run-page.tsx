@@ -1,10 +1,11 @@
 import { Fragment, useCallback, useEffect, useState } from "react";
 import { postJson, useDaemonData } from "./daemon-client.ts";
 import type { RunDetail } from "./daemon-types.ts";
+import { GenerationCharts } from "./generation-charts.tsx";
 import { GenerationList } from "./generation-list.tsx";
 import { NeedsYou } from "./needs-you.tsx";
 import { RunInbox } from "./run-inbox.tsx";
-import { RunMeters } from "./run-meters.tsx";
+import { RunMeters, runBudgets } from "./run-meters.tsx";
 import { causeText, StateBadge, stateLabel, TERMINAL_STATES } from "./run-states.tsx";
 import { TokensChart } from "./tokens-chart.tsx";
 
@@ -109,6 +110,7 @@ export function RunPage(props: { readonly runId: string }) {
         <div>
           <RunMeters run={run} />
           <TokensChart generations={data.generations} />
+          <GenerationCharts generations={data.generations} tokenBudget={runBudgets(run).tokens} />
           <RunInbox messages={data.messages} onNote={(text) => act("notes", { text })} canWrite={!terminal} />
         </div>
       </div>

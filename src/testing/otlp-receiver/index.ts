@@ -1,0 +1,3 @@
+export type { AttributeValue, ReceivedSpan } from "./decode-traces.ts";
+export { decodeTraces } from "./decode-traces.ts";
+export { type OtlpReceiver, spanTreeLines, startOtlpReceiver } from "./otlp-receiver.ts";
