@@ -33,7 +33,7 @@ describe("hankweave --init, then a scripted run", () => {
     const validate = captureIo(dir);
     assert.equal(await runCli(["--validate"], validate.io), 0, validate.err());
     assert.doesNotMatch(validate.out(), /Warnings|^ *! /m);
-    const offline = /^Offline, no API key: hankweave (.+)$/m.exec(validate.out())?.[1];
+    const offline = /^Offline, no API key:\n {2}hankweave (.+)$/m.exec(validate.out())?.[1];
     assert.equal(offline, "hank.json -m scripted --headless");
     const run = captureIo(dir, { HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: executions });
     assert.equal(await runCli(offline.split(" "), run.io), 0, run.err());

@@ -4,6 +4,7 @@ import type { Browser } from "playwright-core";
 import { executionPageCases } from "./execution-page-cases.ts";
 import { loopsPagesCases } from "./loops-pages-cases.ts";
 import { CHROMIUM, launchBrowser } from "./support.ts";
+import { viewPageCases } from "./view-page-cases.ts";
 
 /**
  * Why the browser tests cannot run here, or undefined when they can. A machine without Chromium skips
@@ -37,4 +38,5 @@ describe("web pages in Chromium", { skip: missingBrowser() ?? false }, () => {
 
   executionPageCases(browserOf);
   loopsPagesCases(browserOf);
+  viewPageCases(browserOf);
 });

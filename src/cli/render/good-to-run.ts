@@ -28,5 +28,6 @@ export function renderGoodToRun(
   });
   const run = `${box}\n${paint.bold("Run it:")} ${runCommand}`;
   if (offlineCommand === undefined) return run;
-  return `${run}\n${paint.bold("Offline, no API key:")} ${offlineCommand}`;
+  // On a line of its own: the report keeps within the terminal's width (COLUMNS) where it can.
+  return `${run}\n${paint.bold("Offline, no API key:")}\n  ${offlineCommand}`;
 }

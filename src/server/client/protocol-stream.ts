@@ -123,6 +123,8 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
     }
     const data = frame.data;
     if (frame.type === "handshake.response") {
+      // The mode the server granted (a viewed execution makes every client read-only) goes on too.
+      options.onReply?.({ type: frame.type, data });
       failures = 0;
       if (!handshook) settleHandshake?.resolve();
       handshook = true;

@@ -27,7 +27,8 @@ export interface ExecutionStore {
    * out a 10,000-event history once beats laying it out again on every frame while it streams in.
    */
   synced: boolean;
-  readonly mode: ClientMode;
+  /** The mode the server granted (it may refuse writing: `hankweave view`); until then, the asked one. */
+  mode: ClientMode;
   checkpoints: readonly CheckpointRow[] | undefined;
   /** The server's last refusal or failure answer to this client (`error` frames). */
   notice: string | undefined;
@@ -71,6 +72,11 @@ function createHolder() {
     send: (type, data) => socket?.send(type, data) ?? false,
   };
   const onReply = (frame: ReplyFrame): void => {
+    if (frame.type === "handshake.response") {
+      if (frame.data.mode === "readonly" || frame.data.mode === "readandwrite") store.mode = frame.data.mode;
+      changed();
+      return;
+    }
     if (frame.type === "checkpoint.list")
       store.checkpoints = (frame.data.checkpoints ?? []) as CheckpointRow[];
     if (frame.type === "error") store.notice = String(frame.data.message ?? "The server refused the command");
