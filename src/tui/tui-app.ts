@@ -108,9 +108,7 @@ function followClient(
       setState((state) => frames.reduce((acc, frame) => reduceFrame(acc, frame, now()), state));
   };
   const stop = props.client.onFrame((frame) => {
-    pending.push(
-      frame.kind === "event" ? frame : { kind: "unjournaled", type: frame.type, data: frame.data },
-    );
+    pending.push(frame);
     timer ??= setTimeout(flush, props.batchMs ?? 50);
   });
   let active = true;

@@ -1,11 +1,9 @@
 import { type DataOf, findCodon, type JournaledEvent } from "../journal/index.ts";
+import type { ServerFrame } from "../server/protocol-client.ts";
 import { dollars, seconds, toolSummary } from "./text.ts";
 import { type ActivityLine, appendLog, pushActivity, type ServerInfo, type TuiState } from "./tui-model.ts";
 
-/** A frame from the server, sorted: a journaled event (in `seq` order) or an unjournaled one. */
-export type ServerFrame =
-  | { readonly kind: "event"; readonly event: JournaledEvent }
-  | { readonly kind: "unjournaled"; readonly type: string; readonly data: Record<string, unknown> };
+export type { ServerFrame };
 
 /** The state after one frame from the server, which arrived at `now`. Pure. */
 export function reduceFrame(state: TuiState, frame: ServerFrame, now: number): TuiState {

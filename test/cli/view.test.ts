@@ -56,8 +56,8 @@ describe("hankweave view <execution>", { timeout: 60_000 }, () => {
     await waitFor(() => (completed() ? "done" : ""), /done/);
     stream.send("codon.next");
     stream.send("checkpoint.list");
-    await waitFor(() => JSON.stringify(frames.filter((f) => f.kind === "reply")), /checkpoint\.list/);
-    const replies = frames.filter((f) => f.kind === "reply");
+    await waitFor(() => JSON.stringify(frames.filter((f) => f.kind === "unjournaled")), /checkpoint\.list/);
+    const replies = frames.filter((f) => f.kind === "unjournaled");
     assert.ok(
       replies.some((f) => f.type === "error" && /read-only/i.test(String(f.data.message))),
       "codon.next is refused: every client of a view is read-only",

@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import type { JournaledEvent } from "../../events/events.ts";
+import type { ServerFrame } from "../protocol-client.ts";
 import {
   type ClientMode,
   openProtocolStream,
@@ -10,9 +10,7 @@ import {
 } from "./protocol-stream.ts";
 
 /** A frame handed on by the stream: a journaled event (in `seq` order) or another server frame. */
-export type StreamFrame =
-  | { readonly kind: "event"; readonly event: JournaledEvent }
-  | { readonly kind: "reply"; readonly type: string; readonly data: Record<string, unknown> };
+export type StreamFrame = ServerFrame;
 
 export interface RunStreamOptions {
   /** `ws://localhost:<port>`. */
@@ -57,7 +55,7 @@ export async function openRunStream(options: RunStreamOptions): Promise<RunStrea
     openSocket: (url) =>
       new WebSocket(url, headers === undefined ? {} : { headers }) as unknown as SocketLike,
     onEvent: (event) => hand({ kind: "event", event }),
-    onReply: (frame: ReplyFrame) => hand({ kind: "reply", type: frame.type, data: frame.data }),
+    onReply: (frame: ReplyFrame) => hand({ kind: "unjournaled", type: frame.type, data: frame.data }),
     onStatus: (status) => {
       for (const listener of statusListeners) listener(status);
     },
