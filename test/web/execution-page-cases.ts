@@ -74,6 +74,11 @@ export function executionPageCases(browserOf: () => Browser): void {
         assert.match(finalRow, /loop ended: iteration_limit/);
         const stepRow = await text(page.locator('nav.timeline li[data-codon="step#2"]'));
         assert.match(stepRow, /scripted · attempt 1 ·.*120 tokens/s);
+        assert.match(
+          stepRow,
+          /codon 4 of 4, iteration 3 of 3 · scripted/,
+          "where the codon stands in the run",
+        );
         assert.match(stepRow, /ends: stream completed, tools completed, turn completed, codon completed/);
         const usage = readSince(join(served.exec, ".hankweave", "events", "events.jsonl"), 0).events.flatMap(
           (event) => (event.type === "token.usage" ? [event.data.inputTokens + event.data.outputTokens] : []),

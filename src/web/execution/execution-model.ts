@@ -4,7 +4,7 @@ import { totalTokens } from "../../events/token-usage.ts";
 import type { RunCounts } from "../../journal/run-counts.ts";
 import type { CodonRecord } from "../../journal/run-state.ts";
 import { RunViewFold } from "../../journal/run-view.ts";
-import { leftUndoneText } from "../../journal/run-words.ts";
+import { codonPositionText, leftUndoneText } from "../../journal/run-words.ts";
 import { AttemptBars } from "./attempt-bars.ts";
 
 /**
@@ -43,6 +43,8 @@ export interface CodonView {
   cost: number;
   endReasons: CodonEndReasons | undefined;
   failure: string | undefined;
+  /** Where it stands in the run: "codon 4 of 7, iteration 2 of 3" (the run view's words). */
+  position: string | undefined;
   readonly stream: StreamItem[];
   /** Paths changed by this codon, with their last action (the diff stats of its checkpoint). */
   readonly files: Map<string, string>;
@@ -215,6 +217,7 @@ export class ExecutionModel {
     const t = record.tokens;
     codon.tokens = t.input + t.output + t.cacheCreation + t.cacheRead;
     codon.endReasons = record.endReasons ?? undefined;
+    codon.position = codonPositionText(codon.id, this.#run.view());
   }
 
   #record(id: string): CodonRecord | undefined {
@@ -250,6 +253,7 @@ export class ExecutionModel {
       cost: 0,
       endReasons: undefined,
       failure: undefined,
+      position: undefined,
       stream: [],
       files: new Map(),
     };

@@ -68,6 +68,7 @@ const CodonRow = memo(function CodonRow(props: {
         <span className={`status status-${codon.status}`}>{codon.status}</span>{" "}
         <span className="codon-id">{codon.id}</span>
         <span className="codon-facts">
+          {codon.position === undefined ? "" : `${codon.position} · `}
           {codon.model ?? "–"} · attempt {codon.attempt} · {formatMs(codon.durationMs)} ·{" "}
           {formatCount(codon.tokens)} tokens · {formatUsd(codon.cost)}
         </span>
