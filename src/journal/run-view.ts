@@ -52,7 +52,9 @@ const RUN_ENDINGS: Readonly<Record<string, RunOutcome>> = {
 
 /** Folds events into a `RunView` in place; events at or below the last applied `seq` change nothing. */
 export class RunViewFold {
-  readonly #store: RunStateStore;
+  /** The reducer's state this view reads; undefined when it follows a state another fold keeps. */
+  #store: RunStateStore | undefined;
+  #state: RunState;
   #activity: RunActivity = IDLE_ACTIVITY;
   #ending: RunEnding | undefined;
   #budget: DataOf<"budget.summary"> | undefined;
@@ -70,6 +72,18 @@ export class RunViewFold {
    */
   constructor(initial?: RunState) {
     this.#store = new RunStateStore(initial);
+    this.#state = this.#store.state;
+  }
+
+  /**
+   * A view over a run state that another fold keeps current (the engine's, handed to its listeners):
+   * events are not reduced a second time, only what the view adds to the state is folded here.
+   */
+  static following(live: RunState): RunViewFold {
+    const fold = new RunViewFold();
+    fold.#store = undefined;
+    fold.#state = live;
+    return fold;
   }
 
   get lastSeq(): number {
@@ -80,7 +94,7 @@ export class RunViewFold {
   apply(event: JournaledEvent): boolean {
     if (event.seq <= this.#seenSeq) return false;
     this.#seenSeq = event.seq;
-    this.#store.apply(event);
+    this.#store?.apply(event);
     this.#activity = nextActivity(this.#activity, event);
     this.#counts = undefined;
     this.#observe(event);
@@ -89,10 +103,16 @@ export class RunViewFold {
 
   /** The view now. The object is new; its `state` is live (see RunStateStore) and keeps moving. */
   view(): RunView {
-    this.#counts ??= countCodons(this.#store.state.codons);
+    // The counts walk every codon record: computed when a face reads them, once per event at most.
+    const counts = (): RunCounts => {
+      this.#counts ??= countCodons(this.#state.codons);
+      return this.#counts;
+    };
     return {
-      state: this.#store.state,
-      counts: this.#counts,
+      state: this.#state,
+      get counts() {
+        return counts();
+      },
       activity: this.#activity,
       ending: this.#ending,
       budget: this.#budget,

@@ -3,7 +3,7 @@ import type { RunStream } from "../server/client/node-stream.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { keyAction, type Menu } from "./keys.ts";
 import { initialTuiState, type TuiState } from "./tui-model.ts";
-import { connectionClosed, reduceFrame, type ServerFrame } from "./tui-state.ts";
+import { connectionClosed, reduceFrames, type ServerFrame } from "./tui-state.ts";
 import { createTuiView } from "./view.ts";
 
 /** What the TUI needs of the protocol stream (`RunStream` is one). */
@@ -104,8 +104,7 @@ function followClient(
   const flush = (): void => {
     timer = undefined;
     const frames = pending.splice(0);
-    if (frames.length > 0)
-      setState((state) => frames.reduce((acc, frame) => reduceFrame(acc, frame, now()), state));
+    if (frames.length > 0) setState((state) => reduceFrames(state, frames, now()));
   };
   const stop = props.client.onFrame((frame) => {
     pending.push(frame);

@@ -7,11 +7,30 @@ export type { ServerFrame };
 
 /** The state after one frame from the server, which arrived at `now`. Pure. */
 export function reduceFrame(state: TuiState, frame: ServerFrame, now: number): TuiState {
+  return reduceFrames(state, [frame], now);
+}
+
+/**
+ * The state after a batch of frames. The fields read from the run view (counts, totals, rollback
+ * targets: each a walk over the codons) are read once for the batch, not once per event, so replaying
+ * a long history costs in proportion to its events.
+ */
+export function reduceFrames(state: TuiState, frames: readonly ServerFrame[], now: number): TuiState {
+  let next = state;
+  let moved = false;
+  for (const frame of frames) {
+    const after = applyFrame(next, frame, now);
+    moved ||= after !== next && frame.kind === "event";
+    next = after;
+  }
+  return moved ? fromRunView(next) : next;
+}
+
+function applyFrame(state: TuiState, frame: ServerFrame, now: number): TuiState {
   if (frame.kind === "event") {
     if (frame.event.seq <= state.lastSeq) return state;
     state.run.apply(frame.event);
-    const next = { ...applyEvent(state, frame.event), lastSeq: frame.event.seq, lastEventAt: now };
-    return fromRunView(next);
+    return { ...applyEvent(state, frame.event), lastSeq: frame.event.seq, lastEventAt: now };
   }
   switch (frame.type) {
     case "server.ready":

@@ -150,8 +150,9 @@ export function progressPrinter(output: ProgressOutput, options: ProgressOptions
   return (event, state) => {
     if (ended) return;
     const now = clock.now();
-    // The listener's state already includes the event (and, on a resumed run, the earlier runs).
-    fold ??= new RunViewFold(state);
+    // The listener's state is the engine's, live, with this event and the earlier runs in it: the view
+    // reads it, and folds only what it adds.
+    fold ??= RunViewFold.following(state);
     fold.apply(event);
     lastTool = lastToolOf(event, now) ?? lastTool;
     if (startedAt === undefined) {

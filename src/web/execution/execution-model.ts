@@ -160,9 +160,13 @@ export class ExecutionModel {
 
   #fold(event: JournaledEvent, running: string | undefined): void {
     switch (event.type) {
-      case "codon.started":
-        this.codon(event.data.codonId, event.data.codonName).name = event.data.codonName;
+      case "codon.started": {
+        const codon = this.codon(event.data.codonId, event.data.codonName);
+        codon.name = event.data.codonName;
+        // Its place is fixed once it started (a walk over the codons: once per attempt, not per event).
+        codon.position = codonPositionText(codon.id, this.#run.view());
         return;
+      }
       case "token.usage":
         if (event.data.modelId !== undefined) this.codon(event.data.codonId).model = event.data.modelId;
         return;
@@ -217,7 +221,6 @@ export class ExecutionModel {
     const t = record.tokens;
     codon.tokens = t.input + t.output + t.cacheCreation + t.cacheRead;
     codon.endReasons = record.endReasons ?? undefined;
-    codon.position = codonPositionText(codon.id, this.#run.view());
   }
 
   #record(id: string): CodonRecord | undefined {
