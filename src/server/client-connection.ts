@@ -8,7 +8,6 @@ import { gateCommand } from "./command-gate.ts";
 import { dispatchCommand } from "./dispatch-command.ts";
 import {
   errorData,
-  eventBatchFrames,
   type FrameSource,
   handshakeFrame,
   historyBatchFrames,
@@ -22,12 +21,17 @@ import type { LiveExecution, Notice } from "./live-execution.ts";
 import { type ClientMode, type CommandMessage, type HandshakeMessage, MESSAGES } from "./protocol.ts";
 import { readClientMessage } from "./read-client-message.ts";
 import { SocketWriter } from "./socket-writer.ts";
+import type { WireFrame } from "./wire-frame.ts";
 
 /** What every connection shares with the server. */
 export interface ConnectionContext {
   readonly host: LiveExecution;
   readonly frames: FrameSource;
   readonly serialize: (event: JournaledEvent) => Buffer;
+  /** Each event's WebSocket frame, built once for every client (`createEventFramer`). */
+  readonly frame: (event: JournaledEvent) => WireFrame;
+  /** `event.batch` frames, shared by the clients that flush the same events (`sharedBatchFrames`). */
+  readonly batchFrame: (events: readonly Buffer[]) => WireFrame;
   /** History paging for every connection of this execution. */
   readonly pages: HistoryPages;
   readonly serverVersion: string;
@@ -166,13 +170,13 @@ export class ClientConnection {
     const history = handshakeHistory(journal, handshake.data.sendPreviousEvents === true);
     const mode = host.viewOnly ? "readonly" : handshake.data.mode;
     this.#setMode(mode);
-    if (handshake.data.batchEvents === true) this.#writer.batchEvents(eventBatchFrames(this.#context.frames));
+    if (handshake.data.batchEvents === true) this.#writer.batchEvents(this.#context.batchFrame);
     void this.#writer.send(handshakeFrame({ clientId: this.clientId, mode, ...history }));
     // After the response: a catch-up from `fromSeq` is delivered inline, before `subscribe` returns.
     if (this.#subscription === undefined) {
       const feed = new ClientFeed(
         {
-          send: (event) => this.#writer.sendEvent(this.#context.serialize(event)),
+          send: (event) => this.#writer.sendEvent(this.#context.serialize(event), this.#context.frame(event)),
           readSince: (afterSeq) => host.events.readSince(afterSeq),
         },
         this.#context.maxQueue,

@@ -2,6 +2,9 @@ import { RECORD_VERSION } from "../events/index.ts";
 import type { DataOf, JournaledEvent } from "../journal/index.ts";
 import type { HistoryPage } from "./history-pages.ts";
 import type { ClientMode } from "./protocol.ts";
+import { textFrame, type WireFrame } from "./wire-frame.ts";
+
+const COMMA = Buffer.from(",");
 
 /**
  * What the server sends: one JSON object per text frame.
@@ -76,18 +79,38 @@ export function historyBatchFrames(
  * batch costs one copy of its events and no JSON work.
  */
 export function eventBatchFrames(source: FrameSource): (events: readonly Buffer[]) => Buffer {
-  const comma = Buffer.from(",");
   const suffix = Buffer.from("]}}");
   return (events) => {
     const prefix = `{"v":${RECORD_VERSION},"id":"${source.newId()}","timestamp":"${new Date(source.now()).toISOString()}","type":"event.batch","data":{"events":[`;
     const parts: Buffer[] = [Buffer.from(prefix)];
     events.forEach((event, index) => {
-      if (index > 0) parts.push(comma);
+      if (index > 0) parts.push(COMMA);
       parts.push(event);
     });
     parts.push(suffix);
     return Buffer.concat(parts);
   };
+}
+
+/**
+ * `event.batch` WebSocket frames shared by the clients of one server: clients that keep up flush the
+ * same events at the same moment, so the frame built for the first is written as it is to the others
+ * (one id for all of them: a frame's id names the message, whoever receives it).
+ */
+export function sharedBatchFrames(source: FrameSource): (events: readonly Buffer[]) => WireFrame {
+  const build = eventBatchFrames(source);
+  let lastEvents: readonly Buffer[] = [];
+  let lastFrame: WireFrame | undefined;
+  return (events) => {
+    if (lastFrame !== undefined && sameBuffers(events, lastEvents)) return lastFrame;
+    lastEvents = [...events];
+    lastFrame = textFrame(build(events));
+    return lastFrame;
+  };
+}
+
+function sameBuffers(a: readonly Buffer[], b: readonly Buffer[]): boolean {
+  return a.length === b.length && a.every((buffer, index) => buffer === b[index]);
 }
 
 /**
@@ -109,8 +132,6 @@ export function historyPageFrame(
   parts.push(Buffer.from(`],"hasOlder":${page.hasOlder}}}`));
   return Buffer.concat(parts);
 }
-
-const COMMA = Buffer.from(",");
 
 export function handshakeFrame(response: HandshakeResponse["data"]): string {
   return JSON.stringify({ type: "handshake.response", data: response } satisfies HandshakeResponse);
@@ -137,5 +158,20 @@ export function createEventSerializer(): (event: JournaledEvent) => Buffer {
       cache.set(event, bytes);
     }
     return bytes;
+  };
+}
+
+/** The WebSocket frame of each event, built once from its serialized bytes for every client. */
+export function createEventFramer(
+  serialize: (event: JournaledEvent) => Buffer,
+): (event: JournaledEvent) => WireFrame {
+  const cache = new WeakMap<JournaledEvent, WireFrame>();
+  return (event) => {
+    let frame = cache.get(event);
+    if (frame === undefined) {
+      frame = textFrame(serialize(event));
+      cache.set(event, frame);
+    }
+    return frame;
   };
 }

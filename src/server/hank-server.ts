@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { type AccessPolicy, checkUpgrade, isLoopbackHost } from "./access.ts";
 import { ClientConnection, type ConnectionContext } from "./client-connection.ts";
-import { createEventSerializer } from "./frames.ts";
+import { createEventFramer, createEventSerializer, sharedBatchFrames } from "./frames.ts";
 import { HistoryPages } from "./history-pages.ts";
 import type { LiveExecution } from "./live-execution.ts";
 import { RunMetrics } from "./run-metrics.ts";
@@ -61,10 +61,14 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
   const clients = new Set<ClientConnection>();
   let boundPort = 0;
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_LIMIT_BYTES });
+  const frames = { now: () => execution.clock.now(), newId: randomUUID };
+  const serialize = createEventSerializer();
   const context: ConnectionContext = {
     host: execution,
-    frames: { now: () => execution.clock.now(), newId: randomUUID },
-    serialize: createEventSerializer(),
+    frames,
+    serialize,
+    frame: createEventFramer(serialize),
+    batchFrame: sharedBatchFrames(frames),
     pages: new HistoryPages({ journalPath: () => execution.layout?.eventsPath, bus: execution.events }),
     serverVersion: options.serverVersion,
     port: () => boundPort,

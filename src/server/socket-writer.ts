@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
+import { payloadOf, type WireFrame } from "./wire-frame.ts";
 
 /** Bytes a client's socket may hold unsent before the writer waits for it to drain. */
 export const HIGH_WATER_BYTES = 1024 * 1024;
@@ -33,7 +34,7 @@ export class SocketWriter {
   /** When the socket was last uncorked (monotonic milliseconds). */
   #lastFlush = Number.NEGATIVE_INFINITY;
   /** Set when the client takes its live events in batches: builds one frame from their bytes. */
-  #batchFrame: ((events: readonly Buffer[]) => Buffer) | undefined;
+  #batchFrame: ((events: readonly Buffer[]) => WireFrame) | undefined;
   #pendingEvents: Buffer[] = [];
   #pendingBytes = 0;
 
@@ -53,20 +54,25 @@ export class SocketWriter {
    * frame, which `frame` builds from their bytes (`event.batch`). A browser pays a fixed cost per
    * message, so a run's thousands of events a second would otherwise outrun a page.
    */
-  batchEvents(frame: (events: readonly Buffer[]) => Buffer): void {
+  batchEvents(frame: (events: readonly Buffer[]) => WireFrame): void {
     this.#batchFrame = frame;
   }
 
   /**
-   * Sends one live event: a frame of its own, or, when batching, with the other events of this write
-   * interval. The promise has `send`'s meaning: the socket is full, wait for it.
+   * Sends one live event (`json`, its bytes; `frame`, the WebSocket frame every client shares): a frame
+   * of its own, or, when batching, with the other events of this write interval. The promise has
+   * `send`'s meaning: the socket is full, wait for it.
    */
-  sendEvent(bytes: Buffer): Promise<void> | undefined {
-    if (this.#batchFrame === undefined) return this.send(bytes);
+  sendEvent(json: Buffer, frame: WireFrame): Promise<void> | undefined {
     if (!this.open) return undefined;
+    if (this.#batchFrame === undefined) {
+      void this.#sendPendingEvents();
+      this.#cork();
+      return this.#writeFrame(frame);
+    }
     this.#cork();
-    this.#pendingEvents.push(bytes);
-    this.#pendingBytes += bytes.length;
+    this.#pendingEvents.push(json);
+    this.#pendingBytes += json.length;
     if (this.#socket.bufferedAmount + this.#pendingBytes <= this.#highWater) return undefined;
     return this.#sendPendingEvents();
   }
@@ -91,7 +97,23 @@ export class SocketWriter {
     const events = this.#pendingEvents;
     this.#pendingEvents = [];
     this.#pendingBytes = 0;
-    return this.open ? this.#write(frame(events)) : undefined;
+    return this.open ? this.#writeFrame(frame(events)) : undefined;
+  }
+
+  /**
+   * A frame built once for every client, written as it is to the connection's TCP socket (ws writes
+   * nothing between two frames of ours: compression is off, so its sender never queues). Without the
+   * TCP socket (tests), through ws.
+   */
+  #writeFrame(frame: WireFrame): Promise<void> | undefined {
+    const tcp = this.#tcp;
+    if (tcp === undefined) return this.#write(payloadOf(frame));
+    if (this.#socket.bufferedAmount + frame.bytes.length <= this.#highWater) {
+      tcp.write(frame.bytes);
+      return undefined;
+    }
+    // The callback also runs, with an error, when the socket closes first: either way, go on.
+    return new Promise((resolve) => tcp.write(frame.bytes, () => resolve()));
   }
 
   #write(text: string | Buffer): Promise<void> | undefined {
