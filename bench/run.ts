@@ -22,6 +22,7 @@ import { longLoop } from "./suites/long-loop.ts";
 import { loopApiSuite } from "./suites/loop-api.ts";
 import { loopsSuite } from "./suites/loops.ts";
 import { loopsDistributedSuite } from "./suites/loops-distributed.ts";
+import { loopsScaleSuite } from "./suites/loops-scale.ts";
 import { sentinelsSuite } from "./suites/sentinels.ts";
 import { serverSuite } from "./suites/server.ts";
 import { tracingSuite } from "./suites/tracing.ts";
@@ -43,6 +44,7 @@ const SUITES: readonly Suite[] = [
   webSuite,
   loopsDistributedSuite,
   tracingSuite,
+  loopsScaleSuite,
 ];
 
 const repoRoot = resolve(import.meta.dirname, "..");
