@@ -16,7 +16,9 @@ if (where === undefined || schema === undefined || home === undefined)
 const postgres = isPostgresUrl(where)
   ? await openPostgresLoopStore({ url: where, schema, maxConnections: 4 })
   : null;
-const store = postgres ?? (await openSqliteLoopStore({ path: where }));
+const sqlite = postgres === null ? await openSqliteLoopStore({ path: where }) : null;
+const store = postgres ?? sqlite;
+if (store === null) throw new Error("no store");
 const daemon = await startDaemon({
   store,
   dbPath: postgres?.label ?? where,
@@ -32,6 +34,7 @@ const daemon = await startDaemon({
     wakeUps: (wake: () => void) =>
       postgres.listen(wake, (error) => process.stderr.write(`wake-ups stopped: ${error.message}\n`)),
   }),
+  ...(sqlite !== null && { wakeUps: async (wake: () => void) => sqlite.watchCommits(wake) }),
   log: (line) => process.stderr.write(`${line}\n`),
 });
 process.stdout.write(`ready ${daemon.url}\n`);

@@ -32,8 +32,9 @@ export async function daemonVerb(context: LoopsContext, flags: DaemonFlags): Pro
     host: flags.host,
     port: flags.port,
     workers: flags.workers,
+    ...(context.wakeUps !== undefined && { wakeUps: context.wakeUps }),
     // A shared store: daemons may be on several machines (see `DaemonOptions.leaseTtlMs`).
-    ...(context.wakeUps !== undefined && { wakeUps: context.wakeUps, leaseTtlMs: SHARED_STORE_LEASE_TTL_MS }),
+    ...(context.sharedStore === true && { leaseTtlMs: SHARED_STORE_LEASE_TTL_MS }),
     log: (line) => context.warn(`${new Date().toISOString()} ${line}`),
   });
   context.print(context.json ? JSON.stringify({ url: daemon.url }) : daemon.url);

@@ -26,8 +26,13 @@ export interface LoopsContext {
    * its lines; messages and progress stay on stderr.
    */
   readonly json: boolean;
-  /** PostgreSQL: the daemon's LISTEN/NOTIFY wake-ups (see `DaemonOptions.wakeUps`). */
+  /**
+   * The daemon's wake-ups (see `DaemonOptions.wakeUps`): PostgreSQL's LISTEN/NOTIFY, SQLite's commits
+   * of other processes (`watchCommits`).
+   */
   readonly wakeUps?: (wake: () => void) => Promise<() => Promise<void>>;
+  /** The store may be shared by daemons on several machines (PostgreSQL): leases expire sooner. */
+  readonly sharedStore?: boolean;
   driverDeps(report: boolean): DriverDeps;
   print(line: string): void;
   warn(line: string): void;
@@ -58,7 +63,7 @@ function postgresUrlOf(io: CliIo, flag: string | undefined): string | undefined 
 async function openStore(
   io: CliIo,
   choice: StoreChoice,
-): Promise<Pick<LoopsContext, "store" | "dbPath" | "stateDir" | "home" | "wakeUps">> {
+): Promise<Pick<LoopsContext, "store" | "dbPath" | "stateDir" | "home" | "wakeUps" | "sharedStore">> {
   const url = postgresUrlOf(io, choice.store);
   if (url === undefined) {
     const fromEnv = io.env.HANKWEAVE_LOOPS_STORE;
@@ -67,7 +72,8 @@ async function openStore(
     if (store.migration.backup !== null)
       io.stderr.write(`Backed up ${dbPath} to ${store.migration.backup} before upgrading it.\n`);
     const home = choice.home === undefined ? join(dirname(dbPath), "loops") : resolve(io.cwd, choice.home);
-    return { store, dbPath, stateDir: dirname(dbPath), home };
+    const wakeUps = async (wake: () => void) => store.watchCommits(wake);
+    return { store, dbPath, stateDir: dirname(dbPath), home, wakeUps };
   }
   // Loaded only here: the SQLite store and `hankweave --help` never load pg.
   const { openPostgresLoopStore } = await import("../../daemon/store/postgres-loop-store.ts");
@@ -83,7 +89,7 @@ async function openStore(
     store.listen(wake, (error) =>
       io.stderr.write(`Wake-ups from ${store.label} stopped: ${error.message}\n`),
     );
-  return { store, dbPath: store.label, stateDir: home, home, wakeUps };
+  return { store, dbPath: store.label, stateDir: home, home, wakeUps, sharedStore: true };
 }
 
 /**

@@ -17,6 +17,7 @@ import type {
 } from "../../loops/store/store-records.ts";
 import { LogQueries } from "./log-queries.ts";
 import { type MigrationReport, migrate } from "./migrations.ts";
+import { watchCommits } from "./sqlite-commit-watch.ts";
 import { openSqlite } from "./sqlite-database.ts";
 import { generationFromRow, generationToRow, runFromRow, runToRow } from "./store-rows.ts";
 import type { StoreDatabase } from "./store-tables.ts";
@@ -31,13 +32,20 @@ export interface SqliteStoreOptions {
 }
 
 /** Opens (and migrates) the embedded SQLite loop store. */
-export async function openSqliteLoopStore(
-  options: SqliteStoreOptions,
-): Promise<SqliteLoopStore & { readonly migration: MigrationReport }> {
+export async function openSqliteLoopStore(options: SqliteStoreOptions): Promise<
+  SqliteLoopStore & {
+    readonly migration: MigrationReport;
+    /** Wake-ups on other processes' commits, for a daemon (see `watchCommits`). */
+    readonly watchCommits: (wake: () => void) => () => Promise<void>;
+  }
+> {
   const { db, raw } = await openSqlite(options.path);
   try {
     const migration = await migrate(db, options.path, options.now ?? (() => new Date()));
-    return Object.assign(new SqliteLoopStore(db), { migration });
+    return Object.assign(new SqliteLoopStore(db), {
+      migration,
+      watchCommits: (wake: () => void) => watchCommits(raw, wake),
+    });
   } catch (caught) {
     raw.close();
     throw caught;
