@@ -48,13 +48,20 @@ export class HistoryPages {
 
   /** The newest page: events after a kept view up to the latest event, with that view. */
   async newest(): Promise<HistoryPage> {
-    await this.#follow();
     const path = this.#source.journalPath();
+    // Before the execution is opened its journal (a resumed one's included) is unknown: nothing to
+    // page yet, and nothing is followed, so the fold never starts with a hole. A client that then sees
+    // live events it has no page for asks again.
+    if (path === undefined) return { events: [], hasOlder: false };
+    await this.#follow(path);
     const last = this.#fold.lastSeq;
     const mark = this.#markFor(last);
     const from = (mark?.seq ?? 0) + 1;
-    const events = path === undefined ? [] : readSeqRange(path, from, last);
-    return { ...(mark !== undefined && { view: mark }), events, hasOlder: from > 1 };
+    return {
+      ...(mark !== undefined && { view: mark }),
+      events: readSeqRange(path, from, last),
+      hasOlder: from > 1,
+    };
   }
 
   /** Up to `limit` events just before `beforeSeq`, oldest first. */
@@ -79,14 +86,13 @@ export class HistoryPages {
     return undefined;
   }
 
-  #follow(): Promise<void> {
-    this.#ready ??= this.#catchUp();
+  #follow(path: string): Promise<void> {
+    this.#ready ??= this.#catchUp(path);
     return this.#ready;
   }
 
-  async #catchUp(): Promise<void> {
-    const path = this.#source.journalPath();
-    if (path !== undefined) await forEachEvent(path, (event) => this.#apply(event), { verifyChain: false });
+  async #catchUp(path: string): Promise<void> {
+    await forEachEvent(path, (event) => this.#apply(event), { verifyChain: false });
     try {
       this.#subscription = this.#source.bus.subscribe((event) => this.#apply(event), {
         fromSeq: this.#fold.lastSeq,

@@ -79,6 +79,24 @@ describe("history.page", () => {
     assert.deepEqual(collected, journal);
   });
 
+  it("has nothing to page before the execution is opened, and pages it once it is", async () => {
+    const waiting = await serveHank(hankOf([scriptedCodon("a", "@say hello")]), {
+      start: false,
+      stayOpen: true,
+    });
+    try {
+      const client = await waiting.connect("readonly");
+      assert.deepEqual(await page(client), { events: [], hasOlder: false });
+      waiting.host.start(waiting.server.port);
+      await client.waitForEvent("state.transition", runCompleted);
+      const newest = await page(client);
+      assert.deepEqual(newest.events, waiting.journal());
+      assert.equal(newest.hasOlder, false);
+    } finally {
+      await waiting.remove();
+    }
+  });
+
   it("leaves history.sync as it was: a client asking for the whole history gets it", async () => {
     const client = await served.connect("readonly");
     const mark = client.frames.length;

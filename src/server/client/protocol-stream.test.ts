@@ -182,6 +182,24 @@ describe("a paged protocol stream", () => {
     assert.deepEqual(socket.historySyncs(), []);
   });
 
+  it("asks for the newest page again when live events show history it has no page for", () => {
+    const { socket, seqs, pages } = paged();
+    // A server whose execution is not open yet has nothing to page.
+    socket.answer({ type: "history.page", data: { events: [], hasOlder: false } });
+    socket.answer({ type: "event.batch", data: { events: [eventAt(41)] } });
+    assert.deepEqual(socket.sent.at(-1)?.type, "history.page");
+    assert.deepEqual(socket.sent.at(-1)?.data, {});
+    socket.answer({ type: "history.page", data: { view: view(38), events: range(39, 40), hasOlder: true } });
+    assert.deepEqual(seqs, [39, 40, 41]);
+    assert.deepEqual(
+      pages.map((page) => [page.kind, page.view]),
+      [
+        ["newest", undefined],
+        ["newest", 38],
+      ],
+    );
+  });
+
   it("asks for older pages before the oldest event it has, until there are none", () => {
     const { socket, pages, stream } = paged();
     socket.answer({ type: "history.page", data: { view: view(6), events: range(7, 8), hasOlder: true } });
