@@ -108,6 +108,8 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     });
   });
   boundPort = await listen(http, access.host, options.port ?? 0);
+  // A viewed execution publishes nothing: its history is folded once, before anyone asks.
+  if (execution.viewOnly) context.pages.warm();
   const stopNotices = execution.onNotice((notice) => {
     for (const client of clients) client.notify(notice);
   });

@@ -64,6 +64,15 @@ export class HistoryPages {
     };
   }
 
+  /**
+   * Starts folding the journal now rather than at the first page (an execution served only to be
+   * looked at: its first reader need not wait for a long journal's fold). Errors wait for that page.
+   */
+  warm(): void {
+    const path = this.#source.journalPath();
+    if (path !== undefined) this.#follow(path).catch(() => undefined);
+  }
+
   /** Up to `limit` events just before `beforeSeq`, oldest first. */
   before(beforeSeq: number, limit: number): HistoryPage {
     const path = this.#source.journalPath();
@@ -86,8 +95,12 @@ export class HistoryPages {
     return undefined;
   }
 
+  /** Folds the journal once; a failed fold (a journal that cannot be read) is tried again next time. */
   #follow(path: string): Promise<void> {
-    this.#ready ??= this.#catchUp(path);
+    this.#ready ??= this.#catchUp(path).catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
     return this.#ready;
   }
 
