@@ -1,12 +1,8 @@
-import type { Codon, TerminateOn } from "../hank/schema/index.ts";
 import type { LayerEndReasons } from "../harness/end-reason.ts";
 import type { FailureReason } from "../harness/failure-reason.ts";
 import type { ActiveCodonStatus, CodonEndReasons, ExitStatus } from "../journal/index.ts";
-import type { PlannedCodon } from "../plan/index.ts";
 import type { BudgetExceeded, CodonLimits } from "./budget/index.ts";
 import type { CodonResult } from "./codon-result.ts";
-import type { EngineDeps, EngineInput } from "./engine-types.ts";
-import type { Transitions } from "./transitions.ts";
 
 /** What one attempt of one codon came to, before the failure policy is applied. */
 interface AttemptFacts {
@@ -44,21 +40,3 @@ export function endReasonsOf(layers: LayerEndReasons, codon: CodonEndReasons["co
 }
 
 export const NO_LAYERS: LayerEndReasons = { stream: "completed", toolBatch: "completed", turn: "completed" };
-
-export interface AttemptContext {
-  readonly entry: PlannedCodon;
-  readonly codon: Codon;
-  readonly terminateOn?: TerminateOn;
-  readonly attempt: number;
-  readonly runId: string;
-  readonly limits: CodonLimits;
-  /** For `continue-previous`: the session to resume, or why there is none. */
-  readonly resume?: ResumeTarget;
-  readonly input: EngineInput;
-  /** The run's agent environment without the codon's `env` (see `runAgentEnv`). */
-  readonly agentEnv: Readonly<Record<string, string>>;
-  /** The loop context's prompt variables, read from the environment once per run. */
-  readonly loopValues: Readonly<Record<string, string>>;
-  readonly deps: EngineDeps;
-  readonly transitions: Transitions;
-}

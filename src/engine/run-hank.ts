@@ -12,6 +12,7 @@ import {
   terminateOnOf,
 } from "../plan/index.ts";
 import { runAgentEnv } from "../workspace/agent-env.ts";
+import { Attempt, type RunScope } from "./attempt.ts";
 import type { ResumeTarget } from "./attempt-types.ts";
 import { LoopLedger } from "./budget/loop-ledger.ts";
 import { type SpentCeiling, spentCeiling } from "./budget-input.ts";
@@ -37,7 +38,7 @@ export async function runHank(input: EngineInput, deps: EngineDeps): Promise<Run
   return new RunDriver(input, deps).run();
 }
 
-class RunDriver {
+class RunDriver implements RunScope {
   readonly runId: string;
   readonly transitions: Transitions;
   plan: ExecutionPlan;
@@ -50,15 +51,15 @@ class RunDriver {
   readonly budgetLedger = new LoopLedger();
   readonly agentEnv: Readonly<Record<string, string>>;
   /** The loop context's prompt variables (`<%LOOP_GENERATION%>`...), read from the environment once. */
-  private readonly loopValues: Readonly<Record<string, string>>;
+  readonly loopValues: Readonly<Record<string, string>>;
   readonly inbox: RunInbox | undefined;
   private cursor = 0;
   private lastRun: PlannedCodon | undefined;
   private readonly turns = new EventLoopTurns();
 
   constructor(
-    private readonly input: EngineInput,
-    private readonly deps: EngineDeps,
+    readonly input: EngineInput,
+    readonly deps: EngineDeps,
   ) {
     this.runId = deps.newId();
     const state = deps.sink.state();
@@ -212,20 +213,9 @@ class RunDriver {
     }
     const terminateOn = terminateOnOf(this.input.hank, entry);
     const resume = this.resumeFor(entry, codon.continuationMode);
-    const executed = await executeCodon({
-      entry,
-      codon,
-      ...(terminateOn !== undefined && { terminateOn }),
-      plan: this.plan,
-      runId: this.runId,
-      ...(resume !== undefined && { resume }),
-      input: this.input,
-      agentEnv: this.agentEnv,
-      loopValues: this.loopValues,
-      budgetLedger: this.budgetLedger,
-      deps: this.deps,
-      transitions: this.transitions,
-    });
+    // Attempt numbers continue from the journal: a restart does not reset a codon's retry count.
+    const number = (this.deps.sink.codon(entry.runtimeId)?.attempts ?? 0) + 1;
+    const executed = await executeCodon(new Attempt(this, entry, codon, number, terminateOn, resume));
     const outcome = this.carryPastCeiling(entry, executed);
     this.budgets.set(entry.runtimeId, budgetOutcome(outcome));
     this.lastRun = entry;

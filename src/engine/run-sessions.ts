@@ -1,26 +1,10 @@
-import type { ResolvedModel } from "../hank/models/index.ts";
 import type { PromptMetadata } from "../hank/prompt.ts";
 import { DEFAULT_MAX_EXTENSIONS } from "../hank/schema/index.ts";
-import type { Harness } from "../harness/harness.ts";
 import type { TokenUsage } from "../journal/index.ts";
-import type { AttemptContext } from "./attempt-types.ts";
+import type { Attempt, SessionLeg, SessionSetup } from "./attempt.ts";
 import type { MeterState } from "./budget/index.ts";
 import { addTokens } from "./codon-result.ts";
-import { sessionModelOf } from "./session-model.ts";
 import { runSession, type SessionRunResult } from "./session-runner.ts";
-
-export interface SessionsInput {
-  readonly ctx: AttemptContext;
-  readonly harness: Harness;
-  readonly model: ResolvedModel;
-  readonly prompt: string;
-  readonly systemPrompt?: string;
-  readonly promptMetadata?: PromptMetadata;
-  readonly env: Readonly<Record<string, string>>;
-  readonly idleTimeoutMs: number;
-  readonly meter: MeterState;
-  readonly startMs: number;
-}
 
 /**
  * The last session of an attempt, how many exhaustWithPrompt extensions ran before it ended, and what
@@ -48,34 +32,41 @@ export interface SessionsResult {
  * success until something other than a plain completion ends it or `maxExtensions` is reached.
  * The budget meter and the cost carry across extensions: they are one codon execution.
  */
-export async function runSessions(input: SessionsInput): Promise<SessionsResult> {
-  const { ctx } = input;
-  const maxExtensions = ctx.codon.maxExtensions ?? DEFAULT_MAX_EXTENSIONS;
+export async function runSessions(
+  attempt: Attempt,
+  setup: SessionSetup,
+  meter: MeterState,
+): Promise<SessionsResult> {
+  const { codon } = attempt;
+  const maxExtensions = codon.maxExtensions ?? DEFAULT_MAX_EXTENSIONS;
   let started = false;
-  let result = await runOne(input, 0, input.prompt, resumeOf(ctx), input.meter, 0, () => {
+  const first: SessionLeg = {
+    extension: 0,
+    prompt: setup.prompt,
+    resumeSessionId: attempt.resumedSessionId(),
+  };
+  let result = await runSession(attempt, setup, first, meter, 0, (sessionId) => {
     started = true;
+    emitStarted(attempt, setup, first, sessionId);
   });
   const all = [result];
   let extension = 0;
-  while (shouldExtend(ctx, result, extension, maxExtensions)) {
+  while (shouldExtend(attempt, result, extension, maxExtensions)) {
     extension += 1;
-    emitExtended(input, extension, result);
-    result = await runOne(
-      input,
+    emitExtended(attempt, extension, result);
+    const leg: SessionLeg = {
       extension,
-      ctx.codon.exhaustWithPrompt ?? "",
-      result.sessionId,
-      result.meter,
-      result.costUsd,
-      () => undefined,
-    );
+      prompt: codon.exhaustWithPrompt ?? "",
+      resumeSessionId: result.sessionId,
+    };
+    result = await runSession(attempt, setup, leg, result.meter, result.costUsd, () => undefined);
     all.push(result);
   }
   return {
     last: result,
     extensions: extension,
     started,
-    idleTimeoutMs: input.idleTimeoutMs,
+    idleTimeoutMs: setup.idleTimeoutMs,
     text: all.findLast((session) => session.text !== undefined)?.text,
     tokens: all.map((session) => session.tokens).reduce(addTokens),
     changedPaths: unionOfChanges(all),
@@ -91,13 +82,9 @@ function unionOfChanges(sessions: readonly SessionRunResult[]): readonly string[
   return [...paths];
 }
 
-function resumeOf(ctx: AttemptContext): string | undefined {
-  return ctx.resume !== undefined && "sessionId" in ctx.resume ? ctx.resume.sessionId : undefined;
-}
-
-function shouldExtend(ctx: AttemptContext, result: SessionRunResult, done: number, max: number): boolean {
+function shouldExtend(attempt: Attempt, result: SessionRunResult, done: number, max: number): boolean {
   return (
-    ctx.codon.exhaustWithPrompt !== undefined &&
+    attempt.codon.exhaustWithPrompt !== undefined &&
     result.outcome.kind === "completed" &&
     result.stopCause === undefined &&
     result.sessionId !== undefined &&
@@ -105,14 +92,14 @@ function shouldExtend(ctx: AttemptContext, result: SessionRunResult, done: numbe
   );
 }
 
-function emitExtended(input: SessionsInput, extension: number, previous: SessionRunResult): void {
-  const { ctx } = input;
-  const codon = ctx.deps.sink.codon(ctx.entry.runtimeId);
-  ctx.deps.sink.emit("codon.extended", {
-    codonId: ctx.entry.runtimeId,
-    codonName: ctx.codon.name,
+function emitExtended(attempt: Attempt, extension: number, previous: SessionRunResult): void {
+  const { sink } = attempt.deps;
+  const codon = sink.codon(attempt.entry.runtimeId);
+  sink.emit("codon.extended", {
+    codonId: attempt.entry.runtimeId,
+    codonName: attempt.codon.name,
     extensionNumber: extension,
-    exhaustWithPrompt: ctx.codon.exhaustWithPrompt ?? "",
+    exhaustWithPrompt: attempt.codon.exhaustWithPrompt ?? "",
     cumulativeTokens: {
       inputTokens: codon?.tokens.input ?? 0,
       outputTokens: codon?.tokens.output ?? 0,
@@ -123,56 +110,20 @@ function emitExtended(input: SessionsInput, extension: number, previous: Session
   });
 }
 
-async function runOne(
-  input: SessionsInput,
-  extension: number,
-  prompt: string,
-  resumeSessionId: string | undefined,
-  meter: MeterState,
-  costBefore: number,
-  onStarted: () => void,
-): Promise<SessionRunResult> {
-  const { ctx } = input;
-  const tools = ctx.input.codonTools?.get(ctx.entry.configId);
-  return runSession(
-    {
-      harness: input.harness,
-      request: {
-        codonId: ctx.entry.runtimeId,
-        prompt,
-        ...(input.systemPrompt !== undefined && { systemPrompt: input.systemPrompt }),
-        model: sessionModelOf(input.model),
-        cwd: ctx.input.agentRoot,
-        env: input.env,
-        ...(resumeSessionId !== undefined && { resumeSessionId }),
-        autoCompact: ctx.codon.autoCompact ?? false,
-        attempt: ctx.attempt,
-        extension,
-        ...(tools !== undefined && { tools }),
-      },
-      pricing: input.model.pricing,
-      idleTimeoutMs: input.idleTimeoutMs,
-      meter,
-      executionStartMs: input.startMs,
-      costBefore,
-      onSessionStarted: (sessionId) => {
-        if (extension > 0) return;
-        onStarted();
-        ctx.deps.sink.emit("codon.started", {
-          codonId: ctx.entry.runtimeId,
-          codonName: ctx.codon.name,
-          ...(ctx.codon.description !== undefined && { codonDescription: ctx.codon.description }),
-          sessionId,
-          ...(resumeSessionId !== undefined && { previousSessionId: resumeSessionId }),
-          startTime: new Date(ctx.deps.clock.now()).toISOString(),
-          ...(input.promptMetadata !== undefined && { promptMetadata: metadataOf(input.promptMetadata) }),
-          attempt: ctx.attempt,
-        });
-        ctx.transitions.codon(ctx.entry.runtimeId, "running");
-      },
-    },
-    { sink: ctx.deps.sink, clock: ctx.deps.clock, signal: ctx.deps.signal },
-  );
+/** The first leg's session reported its id: the codon has started (status `running`). */
+function emitStarted(attempt: Attempt, setup: SessionSetup, leg: SessionLeg, sessionId: string): void {
+  const { codon, deps } = attempt;
+  deps.sink.emit("codon.started", {
+    codonId: attempt.entry.runtimeId,
+    codonName: codon.name,
+    ...(codon.description !== undefined && { codonDescription: codon.description }),
+    sessionId,
+    ...(leg.resumeSessionId !== undefined && { previousSessionId: leg.resumeSessionId }),
+    startTime: new Date(deps.clock.now()).toISOString(),
+    ...(setup.promptMetadata !== undefined && { promptMetadata: metadataOf(setup.promptMetadata) }),
+    attempt: attempt.attempt,
+  });
+  attempt.status("running");
 }
 
 interface StartedMetadata {

@@ -1,18 +1,12 @@
-import type { ModelPricing } from "../hank/models/index.ts";
 import { modelCostUsd } from "../hank/models/index.ts";
-import type {
-  Harness,
-  HarnessEvent,
-  SessionOutcome,
-  SessionRequest,
-  UsageIncrement,
-} from "../harness/harness.ts";
+import type { HarnessEvent, SessionOutcome, SessionRequest, UsageIncrement } from "../harness/harness.ts";
 import type { TokenUsage } from "../journal/index.ts";
-import type { Clock, TimerHandle } from "../util/clock.ts";
+import type { TimerHandle } from "../util/clock.ts";
+import type { Attempt, SessionLeg, SessionSetup } from "./attempt.ts";
 import { type MeterState, meter, roundUsd } from "./budget/index.ts";
 import type { BudgetExceeded } from "./budget/types.ts";
 import { addTokens, NO_TOKENS } from "./codon-result.ts";
-import type { EventSink } from "./event-sink.ts";
+import type { EngineDeps } from "./engine-types.ts";
 import { fingerprintFile } from "./file-fingerprint.ts";
 
 /** Tool results longer than this are cut in the journal (reference `toolResultTruncateLength`). */
@@ -20,28 +14,6 @@ export const TOOL_RESULT_TRUNCATE_LENGTH = 2500;
 
 /** Why the engine itself stopped a session: never the agent's own end. */
 export type StopCause = "budget" | "idle-timeout" | "cancelled";
-
-export interface SessionRunInput {
-  readonly harness: Harness;
-  readonly request: Omit<SessionRequest, "signal">;
-  readonly pricing: ModelPricing | null;
-  readonly idleTimeoutMs: number;
-  /** The codon execution's meter (carried across extensions). */
-  readonly meter: MeterState;
-  /** When the codon execution started, for duration budgets. */
-  readonly executionStartMs: number;
-  /** Dollars the execution spent before this session (earlier extensions). */
-  readonly costBefore: number;
-  /** Called once the session reports its id. */
-  readonly onSessionStarted: (sessionId: string) => void;
-}
-
-export interface SessionRunDeps {
-  readonly sink: EventSink;
-  readonly clock: Clock;
-  /** The run's cancel signal. */
-  readonly signal: AbortSignal;
-}
 
 export interface SessionRunResult {
   readonly outcome: SessionOutcome;
@@ -63,13 +35,22 @@ export interface SessionRunResult {
 }
 
 /**
- * Runs one harness session: streams its events into the journal, meters the budget as usage arrives,
- * and watches for silence and for the time budget. The engine stops the session by aborting it and
- * records why (`stopCause`), so a budget stop is never mistaken for the agent's own end.
+ * Runs one harness session of an attempt (one leg): streams its events into the journal, meters the
+ * budget as usage arrives, and watches for silence and for the time budget. The engine stops the
+ * session by aborting it and records why (`stopCause`), so a budget stop is never mistaken for the
+ * agent's own end. `meter` and `costBefore` carry what earlier legs of the attempt used.
  */
-export async function runSession(input: SessionRunInput, deps: SessionRunDeps): Promise<SessionRunResult> {
-  const state = new SessionState(input, deps);
-  const session = input.harness.start({ ...input.request, signal: state.controller.signal });
+export async function runSession(
+  attempt: Attempt,
+  setup: SessionSetup,
+  leg: SessionLeg,
+  meter: MeterState,
+  costBefore: number,
+  onSessionStarted: (sessionId: string) => void,
+): Promise<SessionRunResult> {
+  const request = attempt.request(setup, leg);
+  const state = new SessionState(attempt, setup, request, meter, costBefore, onSessionStarted);
+  const session = setup.harness.start({ ...request, signal: state.controller.signal });
   try {
     for await (const event of session) state.onEvent(event);
     const outcome = await session.outcome;
@@ -96,12 +77,20 @@ class SessionState {
   #budgetTimer: TimerHandle | undefined;
   readonly #onParentAbort = (): void => this.stop("cancelled");
 
+  readonly #deps: EngineDeps;
+
   constructor(
-    private readonly input: SessionRunInput,
-    private readonly deps: SessionRunDeps,
+    private readonly attempt: Attempt,
+    private readonly setup: SessionSetup,
+    private readonly request: Omit<SessionRequest, "signal">,
+    meter: MeterState,
+    private readonly costBefore: number,
+    private readonly onSessionStarted: (sessionId: string) => void,
   ) {
-    this.#meter = input.meter;
-    this.#cost = input.costBefore;
+    const deps = attempt.deps;
+    this.#deps = deps;
+    this.#meter = meter;
+    this.#cost = costBefore;
     this.#lastEventAt = deps.clock.now();
     if (deps.signal.aborted) this.stop("cancelled");
     deps.signal.addEventListener("abort", this.#onParentAbort, { once: true });
@@ -110,13 +99,13 @@ class SessionState {
   }
 
   onEvent(event: HarnessEvent): void {
-    this.#lastEventAt = this.deps.clock.now();
-    const codonId = this.input.request.codonId;
-    const { sink } = this.deps;
+    this.#lastEventAt = this.#deps.clock.now();
+    const codonId = this.request.codonId;
+    const { sink } = this.#deps;
     switch (event.type) {
       case "session.started":
         this.#sessionId = event.sessionId;
-        this.input.onSessionStarted(event.sessionId);
+        this.onSessionStarted(event.sessionId);
         return;
       case "assistant.text":
         this.#lastText = event.text;
@@ -164,26 +153,27 @@ class SessionState {
 
   private onUsage(usage: UsageIncrement): void {
     const costUsd =
-      usage.costUsd ?? (this.input.pricing === null ? null : modelCostUsd(this.input.pricing, usage));
+      usage.costUsd ??
+      (this.setup.model.pricing === null ? null : modelCostUsd(this.setup.model.pricing, usage));
     const priced: UsageIncrement = { ...usage, costUsd };
     this.#cost = roundUsd(this.#cost + (costUsd ?? 0));
     this.#tokens = addTokens(this.#tokens, usage);
-    this.deps.sink.emit("token.usage", {
-      codonId: this.input.request.codonId,
+    this.#deps.sink.emit("token.usage", {
+      codonId: this.request.codonId,
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       cacheCreationTokens: usage.cacheCreationTokens,
       cacheReadTokens: usage.cacheReadTokens,
       totalCost: this.#cost,
-      modelId: this.input.request.model.id,
+      modelId: this.request.model.id,
     });
     this.applyMeter({ usage: priced, elapsedSeconds: this.elapsedSeconds() });
   }
 
   private onFileChanged(event: Extract<HarnessEvent, { type: "file.changed" }>): void {
     this.#changed.add(event.path);
-    const print = fingerprintFile(this.input.request.cwd, event.path, event.action === "deleted");
-    this.deps.sink.emit("file.updated", {
+    const print = fingerprintFile(this.request.cwd, event.path, event.action === "deleted");
+    this.#deps.sink.emit("file.updated", {
       path: event.path,
       filename: print.filename,
       action: event.action,
@@ -206,7 +196,7 @@ class SessionState {
   }
 
   private elapsedSeconds(): number {
-    return (this.deps.clock.now() - this.input.executionStartMs) / 1000;
+    return (this.#deps.clock.now() - this.attempt.startMs) / 1000;
   }
 
   /**
@@ -215,11 +205,11 @@ class SessionState {
    * timeout, and the timer is set again for the rest of it otherwise. A session that streams thousands
    * of events pays a clock read for each instead of a timer.
    */
-  private armIdle(delayMs = this.input.idleTimeoutMs): void {
-    this.#idleTimer = this.deps.clock.setTimeout(() => {
-      const silentMs = this.deps.clock.now() - this.#lastEventAt;
-      if (silentMs >= this.input.idleTimeoutMs) this.stop("idle-timeout");
-      else this.armIdle(this.input.idleTimeoutMs - silentMs);
+  private armIdle(delayMs = this.setup.idleTimeoutMs): void {
+    this.#idleTimer = this.#deps.clock.setTimeout(() => {
+      const silentMs = this.#deps.clock.now() - this.#lastEventAt;
+      if (silentMs >= this.setup.idleTimeoutMs) this.stop("idle-timeout");
+      else this.armIdle(this.setup.idleTimeoutMs - silentMs);
     }, delayMs);
   }
 
@@ -227,11 +217,8 @@ class SessionState {
   private armDurationBudget(): void {
     const duration = this.#meter.limits.duration;
     if (duration === undefined) return;
-    const remainingMs = Math.max(
-      0,
-      duration.limit * 1000 - (this.deps.clock.now() - this.input.executionStartMs),
-    );
-    this.#budgetTimer = this.deps.clock.setTimeout(
+    const remainingMs = Math.max(0, duration.limit * 1000 - (this.#deps.clock.now() - this.attempt.startMs));
+    this.#budgetTimer = this.#deps.clock.setTimeout(
       () => this.applyMeter({ elapsedSeconds: this.elapsedSeconds() }),
       remainingMs,
     );
@@ -273,11 +260,11 @@ class SessionState {
   /** The harness's authoritative total wins over the sum of increments when it reports one. */
   private finalCost(outcome: SessionOutcome): number {
     const reported = outcome.totals.costUsd;
-    return reported === null ? this.#cost : roundUsd(this.input.costBefore + reported);
+    return reported === null ? this.#cost : roundUsd(this.costBefore + reported);
   }
 
   dispose(): void {
-    const { clock, signal } = this.deps;
+    const { clock, signal } = this.#deps;
     if (this.#idleTimer !== undefined) clock.clearTimeout(this.#idleTimer);
     if (this.#budgetTimer !== undefined) clock.clearTimeout(this.#budgetTimer);
     signal.removeEventListener("abort", this.#onParentAbort);
