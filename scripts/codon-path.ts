@@ -21,7 +21,10 @@ function framesOf(stack: string): string[] {
   return files;
 }
 
-const seen = new Set<string>();
+/** Files with a function on the stack (async frames included) when a codon's line is appended. */
+const onStack = new Set<string>([join(srcRoot, "journal/journal-writer.ts")]);
+/** Files with a function that ran while the first codon ran, helpers included. */
+const ran = new Set<string>();
 
 /**
  * The helpers a codon calls are not all on the stack when a line is appended (prompts were built,
@@ -49,8 +52,8 @@ function noteCodonEvent(type: string): void {
       for (const script of coverage.result) {
         if (!script.url.startsWith("file://")) continue;
         const file = fileURLToPath(script.url);
-        const ran = script.functions.some((fn) => (fn.ranges[0]?.count ?? 0) > 0);
-        if (ran && file.startsWith(srcRoot)) seen.add(file);
+        const called = script.functions.some((fn) => (fn.ranges[0]?.count ?? 0) > 0);
+        if (called && file.startsWith(srcRoot)) ran.add(file);
       }
     });
   }
@@ -60,7 +63,7 @@ function noteAppend(type: string): void {
   if (!CODON_EVENTS.has(type)) return;
   const holder: { stack?: string } = {};
   Error.captureStackTrace(holder);
-  for (const file of framesOf(holder.stack ?? "")) seen.add(file);
+  for (const file of framesOf(holder.stack ?? "")) onStack.add(file);
 }
 const { append, appendAll } = JournalWriter.prototype;
 JournalWriter.prototype.append = function (this: JournalWriter, draft: Parameters<typeof append>[0]) {
@@ -95,8 +98,13 @@ process.on("exit", () => {
 await import("../src/cli/main.ts");
 
 function report(): void {
-  const files = [...seen, join(srcRoot, "journal/journal-writer.ts")].map((file) => relative(srcRoot, file));
+  describe("on the stack when the codon's lines are appended", onStack);
+  describe("with a function that ran while the codon ran (helpers, hooks, faces)", ran);
+}
+
+function describe(title: string, set: ReadonlySet<string>): void {
+  const files = [...set].map((file) => relative(srcRoot, file)).sort();
   const folders = new Set(files.map((file) => file.split("/")[0]));
-  for (const file of files.sort()) console.log(file);
+  console.log(`\n${title}:\n  ${files.join("\n  ")}`);
   console.log(`${files.length} files in ${folders.size} folders (${[...folders].sort().join(", ")})`);
 }
