@@ -55,15 +55,23 @@ export function createEventSink(options: EventSinkOptions): EventSink {
   // journaled at once) wait here, so state and listeners always see events in journal order.
   const backlog: JournaledEvent[] = [];
   let taking = false;
-  const take = (events: readonly JournaledEvent[]): void => {
-    backlog.push(...events);
-    if (taking) return;
+  const deliver = (event: JournaledEvent): void => {
+    store.apply(event);
+    for (const listener of listeners) listener(event, store.state);
+  };
+  const drain = (): void => {
+    for (let next = backlog.shift(); next !== undefined; next = backlog.shift()) deliver(next);
+  };
+  /** Delivers `first` (when given) and then the backlog, unless a delivery is already under way. */
+  const deliverInOrder = (first: JournaledEvent | undefined): void => {
+    if (taking) {
+      if (first !== undefined) backlog.push(first);
+      return;
+    }
     taking = true;
     try {
-      for (let event = backlog.shift(); event !== undefined; event = backlog.shift()) {
-        store.apply(event);
-        for (const listener of listeners) listener(event, store.state);
-      }
+      if (first !== undefined) deliver(first);
+      drain();
     } finally {
       taking = false;
     }
@@ -71,13 +79,14 @@ export function createEventSink(options: EventSinkOptions): EventSink {
   return {
     emit(type, data) {
       const event = options.store.append({ type, data });
-      take([event as JournaledEvent]);
+      deliverInOrder(event as JournaledEvent);
       return event;
     },
     emitAll(drafts) {
       const { store } = options;
       const events = store.appendAll ? store.appendAll(drafts) : drafts.map((draft) => store.append(draft));
-      take(events as JournaledEvent[]);
+      backlog.push(...(events as JournaledEvent[]));
+      deliverInOrder(undefined);
     },
     state: () => store.state,
     codon: (id) => store.codon(id),
