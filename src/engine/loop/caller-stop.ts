@@ -1,9 +1,10 @@
 import type { HankFile } from "../../hank/schema/index.ts";
 import type { LoopStop, PlannedCodon } from "../../plan/index.ts";
-import { firstLoopStop, LOOP_STOP_RULES, terminateOnOf } from "../../plan/index.ts";
+import { LOOP_STOP_RULES, terminateOnOf } from "../../plan/index.ts";
+import { firstVerdict, firstVerdictAsync } from "../../util/stop-rule.ts";
 import type { CodonOutcome } from "../codon/codon-outcome.ts";
 import { carriesOnAfter } from "../run/run-ending.ts";
-import { firstCallerStop, type LoopStopPredicate, loopStopContext } from "./loop-stop-predicate.ts";
+import { type LoopStopPredicate, loopStopContext } from "./loop-stop-predicate.ts";
 
 /** A finished loop codon and the caller's rules to ask about it. */
 export interface CallerStopQuestion {
@@ -29,7 +30,7 @@ export async function askCallerRules(
   if (rules.length === 0 || context === undefined) return undefined;
   if (!carriesOnAfter(outcome) || builtInStop(question) !== undefined) return undefined;
   try {
-    const verdict = await firstCallerStop(rules, context);
+    const verdict = await firstVerdictAsync(rules, context);
     return verdict && { cause: "rule", ruleCause: verdict.cause, dropRemaining: true };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -41,5 +42,5 @@ export async function askCallerRules(
 function builtInStop({ hank, entry, outcome }: CallerStopQuestion): LoopStop | undefined {
   const terminateOn = terminateOnOf(hank, entry);
   if (entry.loop === undefined || terminateOn === undefined) return undefined;
-  return firstLoopStop(LOOP_STOP_RULES, { placement: entry.loop, finish: outcome.finish, terminateOn });
+  return firstVerdict(LOOP_STOP_RULES, { placement: entry.loop, finish: outcome.finish, terminateOn });
 }

@@ -1,4 +1,5 @@
 import type { CodonFinish, PlannedCodon } from "../../plan/index.ts";
+import type { AsyncStopRule } from "../../util/stop-rule.ts";
 import type { CodonResult } from "../codon/codon-result.ts";
 
 /** What a caller's loop stop rule sees after a codon of a loop finished. */
@@ -36,9 +37,7 @@ export interface LoopStopVerdict {
  * outside the run (run the tests, ask a judge). It is asked only after a codon that lets its iteration
  * carry on (completed, skipped, failed and ignored); a rule that throws fails the run with its message.
  */
-export type LoopStopPredicate = (
-  context: LoopStopContext,
-) => LoopStopVerdict | undefined | Promise<LoopStopVerdict | undefined>;
+export type LoopStopPredicate = AsyncStopRule<LoopStopContext, LoopStopVerdict>;
 
 /** The context a rule sees for a loop entry. */
 export function loopStopContext(
@@ -59,16 +58,4 @@ export function loopStopContext(
     result,
     signal,
   };
-}
-
-/** The first verdict of the caller's rules, in order; undefined when none fires. */
-export async function firstCallerStop(
-  rules: readonly LoopStopPredicate[],
-  context: LoopStopContext,
-): Promise<LoopStopVerdict | undefined> {
-  for (const rule of rules) {
-    const verdict = await rule(context);
-    if (verdict !== undefined) return verdict;
-  }
-  return undefined;
 }
