@@ -17,7 +17,7 @@ import { formatJsonPath, type JsonPath } from "../hank/issues.ts";
  */
 
 type RequestIssue = z.output<typeof RequestErrorSchema>["issues"][number];
-export type RequestError = z.output<typeof RequestErrorSchema>;
+type RequestError = z.output<typeof RequestErrorSchema>;
 
 const MAX_BODY = 64 * 1024;
 const DOCS = 'see docs/loops.md, "The daemon\'s HTTP API"';
@@ -119,7 +119,7 @@ function notAnObject(what: string): RequestIssue {
   return { code: "not-an-object", path: "body", message: `the body is ${what}`, hint: "send a JSON object" };
 }
 
-export function requestError(issues: readonly RequestIssue[]): RequestError {
+function requestError(issues: readonly RequestIssue[]): RequestError {
   const first = issues.find((i) => i.code === "cost-field") ?? issues[0];
   const error = issues.map((i) => `${i.path}: ${i.message} (${i.hint})`).join("; ");
   return { code: first?.code ?? "bad-value", error, issues };

@@ -28,12 +28,12 @@ type Responses<N extends RouteName> = DaemonRoutes[N]["responses"];
 type BodyOf<N extends RouteName, S extends StatusOf<N>> = z.input<Responses<N>[S] & z.ZodType>;
 
 /** A JSON (or, for a `text` route, plain text) answer of route `N`: a status it declares and its body. */
-export type BodyReply<N extends RouteName> = {
+type BodyReply<N extends RouteName> = {
   [S in StatusOf<N>]: { readonly status: S; readonly body: BodyOf<N, S>; readonly contentType?: string };
 }[StatusOf<N>];
 
 /** An `sse` route's success: the entries to send, each one `data:` line, until the client leaves. */
-export interface StreamReply<N extends RouteName> {
+interface StreamReply<N extends RouteName> {
   readonly status: 200;
   readonly stream: AsyncIterable<BodyOf<N, 200 & StatusOf<N>>>;
 }

@@ -14,7 +14,7 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
     : never;
 
 /** The path parameters of route `N`, each a decoded string. */
-export type ParamsOf<N extends RouteName> = { readonly [K in ParamNames<DaemonRoutes[N]["path"]>]: string };
+type ParamsOf<N extends RouteName> = { readonly [K in ParamNames<DaemonRoutes[N]["path"]>]: string };
 
 type Schema<N extends RouteName, K extends string> = DaemonRoutes[N] extends { readonly [P in K]: infer S }
   ? S extends z.ZodType
@@ -39,7 +39,7 @@ export interface ParsedRequest<N extends RouteName> {
 type Responses<N extends RouteName> = DaemonRoutes[N]["responses"];
 export type StatusOf<N extends RouteName> = keyof Responses<N> & number;
 /** The statuses that mean the route did what was asked. */
-export type OkStatus = 200 | 201 | 202;
+type OkStatus = 200 | 201 | 202;
 
 /** The answer of route `N` with status `S`, as a client reads it. */
 export type AnswerOf<N extends RouteName, S extends StatusOf<N>> = z.output<Responses<N>[S] & z.ZodType>;
@@ -47,11 +47,6 @@ export type AnswerOf<N extends RouteName, S extends StatusOf<N>> = z.output<Resp
 /** A successful answer of route `N` (any 2xx it declares). */
 export type SuccessOf<N extends RouteName> = {
   [S in StatusOf<N>]: S extends OkStatus ? AnswerOf<N, S> : never;
-}[StatusOf<N>];
-
-/** A refusal of route `N` (its own 4xx answers). */
-export type FailureOf<N extends RouteName> = {
-  [S in StatusOf<N>]: S extends OkStatus ? never : AnswerOf<N, S>;
 }[StatusOf<N>];
 
 /** The URL path (and query) of a request of route `N`; parameters are encoded, undefined query keys left out. */

@@ -29,11 +29,11 @@ import { ADMIT_REFUSAL_CODES, COMMAND_TYPES, LIMIT_KEYS } from "./loop-words.ts"
  */
 
 /** Every error answer: one sentence, and a code where a client may decide on it. */
-export const ApiErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
+const ApiErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 
 /** Why a request was refused before its handler ran, one issue per problem found (all of them). */
-export const REQUEST_ISSUE_CODES = ["not-an-object", "unknown-field", "bad-value", "cost-field"] as const;
-export const RequestIssueSchema = z.object({
+const REQUEST_ISSUE_CODES = ["not-an-object", "unknown-field", "bad-value", "cost-field"] as const;
+const RequestIssueSchema = z.object({
   code: z.enum(REQUEST_ISSUE_CODES),
   /** Where: `body.set.budget_tokens`, `query.after`, `params.id`. */
   path: z.string(),

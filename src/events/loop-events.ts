@@ -23,13 +23,13 @@ import { GENERATION_STATES, LIVE_MOVES, TRIGGER_KINDS } from "./loop-words.ts";
  */
 
 /** Why a run moved: a live move, a park reason or a terminal cause (the state table's `via`). */
-export const ViaSchema = z.enum([...LIVE_MOVES, ...ALL_PARK_REASONS, ...ALL_CAUSES]);
+const ViaSchema = z.enum([...LIVE_MOVES, ...ALL_PARK_REASONS, ...ALL_CAUSES]);
 
 /** An item a watch source or a fan-out items command listed: an id, and whatever else it said. */
-export const WatchItemSchema = z.looseObject({ id: z.string() });
+const WatchItemSchema = z.looseObject({ id: z.string() });
 
 /** The data of each kind of entry. */
-export const LOOP_EVENT_DATA = {
+const LOOP_EVENT_DATA = {
   /** The run was stored: its first state, key and trigger, and what admission warned about. */
   "run.admitted": z.object({
     state: RunStateSchema,
@@ -94,12 +94,12 @@ interface Stamp {
 }
 
 /** An entry this version does not know (a newer daemon's kind, or data that no longer parses). */
-export interface UnrecognizedLoopEvent extends Stamp {
+interface UnrecognizedLoopEvent extends Stamp {
   readonly type: "unrecognized";
   readonly data: { readonly type: string; readonly data: unknown };
 }
 
-export type KnownLoopEvent = {
+type KnownLoopEvent = {
   [T in LoopEventType]: Stamp & { readonly type: T; readonly data: z.output<(typeof LOOP_EVENT_DATA)[T]> };
 }[LoopEventType];
 
@@ -107,7 +107,7 @@ export type KnownLoopEvent = {
 export type LoopEvent = KnownLoopEvent | UnrecognizedLoopEvent;
 
 /** The entry of kind `T`. */
-export type LoopEventOf<T extends LoopEvent["type"]> = Extract<LoopEvent, { readonly type: T }>;
+type LoopEventOf<T extends LoopEvent["type"]> = Extract<LoopEvent, { readonly type: T }>;
 
 function isKnownType(type: string): type is LoopEventType {
   return Object.hasOwn(LOOP_EVENT_DATA, type);

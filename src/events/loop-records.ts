@@ -33,12 +33,12 @@ export const ALL_PARK_REASONS = Object.values(PARK_REASONS).flat() as readonly P
 
 export const RunStateSchema = z.enum(RUN_STATES);
 export const TerminalCauseSchema = z.enum(ALL_CAUSES as [TerminalCause, ...TerminalCause[]]);
-export const ParkReasonSchema = z.enum(ALL_PARK_REASONS as [ParkReasonName, ...ParkReasonName[]]);
+const ParkReasonSchema = z.enum(ALL_PARK_REASONS as [ParkReasonName, ...ParkReasonName[]]);
 export const LimitValuesSchema = z.record(z.enum(LIMIT_KEYS), z.number());
 export const PartialLimitsSchema = z.partialRecord(z.enum(LIMIT_KEYS), z.number());
-export const EndKindSchema = z.enum(END_KINDS);
+const EndKindSchema = z.enum(END_KINDS);
 
-export const MetersSchema = z.object({
+const MetersSchema = z.object({
   generations: z.number(),
   tokens: z.number(),
   /** False once any body or judge reported no usage: `tokens` is then a lower bound. */
@@ -50,7 +50,7 @@ export const MetersSchema = z.object({
   costKnown: z.boolean(),
 });
 
-export const AmendmentSchema = z.object({
+const AmendmentSchema = z.object({
   budget: z.enum(["tokens", "wall_clock"]),
   add: z.number(),
   by: z.string(),
@@ -64,7 +64,7 @@ export const AdmissionWarningSchema = z.object({
 });
 
 /** The pinned contract, as far as a client shows it. */
-export const ContractSchema = z.object({
+const ContractSchema = z.object({
   loopId: z.string(),
   name: z.string(),
   kind: z.enum(LOOP_KINDS),
@@ -105,7 +105,7 @@ export const GateVerdictSchema = z.object({
   tokens: z.number().nullable().optional(),
 });
 
-export const BodyEndSchema = z.discriminatedUnion("kind", [
+const BodyEndSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("completed") }),
   z.object({ kind: z.literal("error"), message: z.string(), unrecoverable: z.boolean() }),
   z.object({ kind: z.literal("blocked"), cause: z.enum(BLOCKED_BY_DEPENDENCY), message: z.string() }),
@@ -113,7 +113,7 @@ export const BodyEndSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("interrupted") }),
 ]);
 
-export const CodonLayersSchema = z.object({
+const CodonLayersSchema = z.object({
   codonId: z.string(),
   attempt: z.number().optional(),
   stream: z.string(),
@@ -185,4 +185,3 @@ export const AdmissionReportSchema = z.object({
 export type LoopRunView = z.output<typeof LoopRunSchema>;
 export type GenerationView = z.output<typeof GenerationSchema>;
 export type InboxMessageView = z.output<typeof InboxMessageSchema>;
-export type CatalogEntryView = z.output<typeof CatalogEntrySchema>;
