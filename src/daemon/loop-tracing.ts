@@ -42,8 +42,7 @@ export async function startLoopTracing(
         const events = await store.events(after, undefined, 500);
         for (const event of events) {
           after = event.seq;
-          const to = event.data.to;
-          if (event.type !== "run.state" || typeof to !== "string" || !TERMINAL_ENDS.has(to)) continue;
+          if (event.type !== "run.state" || !TERMINAL_ENDS.has(event.data.to)) continue;
           const run = await store.getRun(event.runId);
           if (run !== undefined) exportRun(api, tracer, run, await store.generations(run.id), event.at);
         }

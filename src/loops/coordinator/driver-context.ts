@@ -13,7 +13,7 @@ import { runEndLayers } from "../model/end-layers.ts";
 import type { LimitConfig } from "../model/limits.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
-import type { LoopRunRecord, StateChange } from "../store/store-records.ts";
+import type { LoopEventInput, LoopRunRecord, StateChange } from "../store/store-records.ts";
 import { verifyPins } from "./pin-files.ts";
 import { killGroup, runArgv } from "./run-argv.ts";
 
@@ -121,7 +121,12 @@ export async function moveRun(
 }
 
 /** `run.ended`: the outcome with the run's end layers in the six kinds, written with the transition. */
-async function endEvent(deps: DriverDeps, run: LoopRunRecord, to: TerminalState, via: Via) {
+async function endEvent(
+  deps: DriverDeps,
+  run: LoopRunRecord,
+  to: TerminalState,
+  via: Via,
+): Promise<LoopEventInput> {
   const outcome = { state: to, cause: via } as Outcome;
   const last = (await deps.store.generations(run.id, Math.max(1, run.meters.generations))).at(-1);
   return { type: "run.ended", data: { ...outcome, layers: runEndLayers(outcome, last?.state) } };
