@@ -99,7 +99,11 @@ export const Watch = z.strictObject({
 });
 
 export const LoopDefinitionSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9-]+$/, "A loop id uses lowercase letters, digits and '-'"),
+  id: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "A loop id uses lowercase letters, digits and '-'")
+    // It names the Loop's directories, its runs' branches and its metric labels.
+    .max(64),
   name: z.string().min(1),
   kind: z.enum(LOOP_KINDS).default("delivery"),
   owner: z.string().min(1).optional().describe("who answers for the loop"),
