@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,8 @@ export interface CheckpointSizeResult {
   /** `Checkpointer.commit` of one changed file, given as `changedPaths` (the incremental primitive). */
   readonly commitMs: number[];
   readonly setupMs: number;
+  /** `git add -A` of the same workspace into a fresh repository, in the same process and run. */
+  readonly gitAddMs: number;
 }
 
 /** The changed file, a tracked one: a line appended per codon, so every checkpoint records a change. */
@@ -48,7 +51,26 @@ export async function checkpointSize(args: CheckpointSizeArgs): Promise<Checkpoi
     gitSpawnsPerCodon: (run.gitSpawns - run.startRunGitSpawns) / run.codons,
     commitMs: await directCommits(args.files, args.commits),
     setupMs: run.setupMs,
+    gitAddMs: gitAddAll(args.files),
   };
+}
+
+/**
+ * The peer of the initial snapshot: `git add -A` of a workspace of `files` files into a new
+ * repository (git's own way of recording a whole tree: a loose object per file and the index).
+ */
+function gitAddAll(files: number): number {
+  const root = mkdtempSync(join(tmpdir(), "hankweave-bench-add-"));
+  try {
+    createWorkspaceFiles(root, files);
+    const git = (args: string[]) => execFileSync("git", args, { cwd: root, stdio: "ignore" });
+    git(["init", "-q"]);
+    const start = performance.now();
+    git(["add", "-A"]);
+    return performance.now() - start;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /** A workspace of `files` files, all recorded once, then `commits` commits of one changed path each. */

@@ -44,6 +44,24 @@ export interface RunView {
   readonly planSize: PlanSize | undefined;
 }
 
+/**
+ * A run view as it stood after event `seq`, with what the fold needs to go on from there: sent by the
+ * run server with a page of the newest events (history paging), so a client folds those events and
+ * the live ones on top instead of the whole journal. JSON-safe; `restore` reads it back.
+ */
+export interface RunViewSnapshot {
+  readonly seq: number;
+  readonly state: RunState;
+  readonly activity: RunActivity;
+  readonly ending?: RunEnding | undefined;
+  readonly budget?: DataOf<"budget.summary"> | undefined;
+  readonly costSource: CostSource;
+  readonly lastProblem?: string | undefined;
+  readonly dataSourceChangedBy: readonly string[];
+  readonly checkpointEpoch: number;
+  readonly planSize?: PlanSize | undefined;
+}
+
 const RUN_ENDINGS: Readonly<Record<string, RunOutcome>> = {
   RunCompleted: "completed",
   RunFailed: "failed",
@@ -84,6 +102,46 @@ export class RunViewFold {
     fold.#store = undefined;
     fold.#state = live;
     return fold;
+  }
+
+  /**
+   * The fold where a copy goes on from this point: the view's part, and a copy of the reducer's state
+   * that later events do not move (`RunStateStore.detached`, arrays copied, records shared).
+   */
+  static restore(snapshot: RunViewSnapshot): RunViewFold {
+    const fold = new RunViewFold(snapshot.state);
+    fold.#seenSeq = snapshot.seq;
+    fold.#activity = {
+      live: snapshot.activity.live,
+      running: snapshot.activity.running ?? undefined,
+      parked: snapshot.activity.parked ?? undefined,
+      runStartedAt: snapshot.activity.runStartedAt ?? undefined,
+    };
+    fold.#ending = snapshot.ending ?? undefined;
+    fold.#budget = snapshot.budget ?? undefined;
+    fold.#costSource = snapshot.costSource;
+    fold.#lastProblem = snapshot.lastProblem ?? undefined;
+    fold.#dataSourceChangedBy.push(...snapshot.dataSourceChangedBy);
+    fold.#checkpointEpoch = snapshot.checkpointEpoch;
+    fold.#planSize = snapshot.planSize ?? undefined;
+    return fold;
+  }
+
+  /** The view as it stands, unmoved by later events; only a fold that keeps its own state has one. */
+  capture(): RunViewSnapshot {
+    if (this.#store === undefined) throw new Error("a following view has no state of its own to capture");
+    return {
+      seq: this.#seenSeq,
+      state: this.#store.detached(),
+      activity: this.#activity,
+      ending: this.#ending,
+      budget: this.#budget,
+      costSource: this.#costSource,
+      lastProblem: this.#lastProblem,
+      dataSourceChangedBy: [...this.#dataSourceChangedBy],
+      checkpointEpoch: this.#checkpointEpoch,
+      planSize: this.#planSize,
+    };
   }
 
   get lastSeq(): number {

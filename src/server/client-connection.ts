@@ -12,9 +12,11 @@ import {
   type FrameSource,
   handshakeFrame,
   historyBatchFrames,
+  historyPageFrame,
   type UnjournaledType,
   unjournaledFrame,
 } from "./frames.ts";
+import { type HistoryPages, PAGE_EVENTS } from "./history-pages.ts";
 import { handshakeHistory, streamJournal } from "./journal-history.ts";
 import type { LiveExecution, Notice } from "./live-execution.ts";
 import { type ClientMode, type CommandMessage, type HandshakeMessage, MESSAGES } from "./protocol.ts";
@@ -26,6 +28,8 @@ export interface ConnectionContext {
   readonly host: LiveExecution;
   readonly frames: FrameSource;
   readonly serialize: (event: JournaledEvent) => Buffer;
+  /** History paging for every connection of this execution. */
+  readonly pages: HistoryPages;
   readonly serverVersion: string;
   readonly port: () => number;
   /** Live events a client may have waiting before it is resynchronised from the journal. */
@@ -229,6 +233,7 @@ export class ClientConnection {
         clientId: this.clientId,
         reply: (type, data) => this.#reply(type, data),
         streamHistory: (afterSeq, batchSize) => this.#track(this.#streamHistory(afterSeq, batchSize)),
+        pageHistory: (beforeSeq, limit) => this.#track(this.#pageHistory(beforeSeq, limit)),
       });
     } catch (caught) {
       this.#reply(
@@ -264,6 +269,17 @@ export class ClientConnection {
       });
     }
     await this.#writer.send(batch(pending.length === 0 ? undefined : pending.join(","), false));
+  }
+
+  /**
+   * `history.page`: one frame, `{view?, events, hasOlder}`. The events go out as the journal holds
+   * them, serialized once (as live events are), the view as JSON.
+   */
+  async #pageHistory(beforeSeq: number | undefined, limit: number | undefined): Promise<void> {
+    const { pages, frames, serialize } = this.#context;
+    const page =
+      beforeSeq === undefined ? await pages.newest() : pages.before(beforeSeq, limit ?? PAGE_EVENTS);
+    await this.#writer.send(historyPageFrame(frames, page, serialize));
   }
 
   #reply(type: UnjournaledType, data: unknown): void {

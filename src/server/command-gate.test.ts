@@ -8,14 +8,14 @@ const calm = { mode: "readandwrite", shuttingDown: false, rollingBack: false } a
 describe("gateCommand", () => {
   it("passes everything for a readandwrite client when nothing is going on", () => {
     assert.ok(COMMAND_TYPES.every((type) => gateCommand(type, calm).kind === "pass"));
-    assert.equal(COMMAND_TYPES.length, 14);
+    assert.equal(COMMAND_TYPES.length, 15);
   });
 
-  it("lets read-only clients query only: checkpoint.list, ping and history.sync", () => {
+  it("lets read-only clients query only: checkpoint.list, ping, history.sync and history.page", () => {
     const passing = COMMAND_TYPES.filter(
       (type) => gateCommand(type, { ...calm, mode: "readonly" }).kind === "pass",
     );
-    assert.deepEqual(passing, ["checkpoint.list", "ping", "history.sync"]);
+    assert.deepEqual(passing, ["checkpoint.list", "ping", "history.sync", "history.page"]);
     assert.deepEqual(gateCommand("codon.skip", { ...calm, mode: "readonly", codonRunning: "a" }), {
       kind: "refuse",
       reply: {

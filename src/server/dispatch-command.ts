@@ -11,6 +11,8 @@ export interface CommandContext {
   readonly reply: (type: UnjournaledType, data: unknown) => void;
   /** Streams the journal after `afterSeq` to the sender as `history.batch` frames. */
   readonly streamHistory: (afterSeq: number, batchSize: number) => Promise<void>;
+  /** Answers one `history.page` frame to the sender (see `HistoryPages`). */
+  readonly pageHistory: (beforeSeq: number | undefined, limit: number | undefined) => Promise<void>;
 }
 
 /**
@@ -65,6 +67,8 @@ export async function dispatchCommand(command: CommandMessage, context: CommandC
       return;
     case "history.sync":
       return context.streamHistory(command.data.afterSeq ?? 0, command.data.batchSize ?? 1);
+    case "history.page":
+      return context.pageHistory(command.data.beforeSeq, command.data.limit);
   }
 }
 

@@ -1,5 +1,6 @@
 import { RECORD_VERSION } from "../events/index.ts";
 import type { DataOf, JournaledEvent } from "../journal/index.ts";
+import type { HistoryPage } from "./history-pages.ts";
 import type { ClientMode } from "./protocol.ts";
 
 /**
@@ -16,6 +17,7 @@ export type UnjournaledType =
   | "server.ready"
   | "pong"
   | "history.batch"
+  | "history.page"
   | "event.batch"
   | "error"
   | "info"
@@ -87,6 +89,28 @@ export function eventBatchFrames(source: FrameSource): (events: readonly Buffer[
     return Buffer.concat(parts);
   };
 }
+
+/**
+ * A `history.page` frame: `{view?, events, hasOlder}` (see `HistoryPages`), its events in the bytes
+ * every client shares (`serialize`), assembled around them like an `event.batch`.
+ */
+export function historyPageFrame(
+  source: FrameSource,
+  page: HistoryPage,
+  serialize: (event: JournaledEvent) => Buffer,
+): Buffer {
+  const view = page.view === undefined ? "" : `"view":${JSON.stringify(page.view)},`;
+  const head = `{"v":${RECORD_VERSION},"id":"${source.newId()}","timestamp":"${new Date(source.now()).toISOString()}","type":"history.page","data":{${view}"events":[`;
+  const parts: Buffer[] = [Buffer.from(head)];
+  page.events.forEach((event, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(serialize(event));
+  });
+  parts.push(Buffer.from(`],"hasOlder":${page.hasOlder}}}`));
+  return Buffer.concat(parts);
+}
+
+const COMMA = Buffer.from(",");
 
 export function handshakeFrame(response: HandshakeResponse["data"]): string {
   return JSON.stringify({ type: "handshake.response", data: response } satisfies HandshakeResponse);

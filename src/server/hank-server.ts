@@ -5,6 +5,7 @@ import { WebSocketServer } from "ws";
 import { type AccessPolicy, checkUpgrade, isLoopbackHost } from "./access.ts";
 import { ClientConnection, type ConnectionContext } from "./client-connection.ts";
 import { createEventSerializer } from "./frames.ts";
+import { HistoryPages } from "./history-pages.ts";
 import type { LiveExecution } from "./live-execution.ts";
 import { RunMetrics } from "./run-metrics.ts";
 import { HIGH_WATER_BYTES } from "./socket-writer.ts";
@@ -64,6 +65,7 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     host: execution,
     frames: { now: () => execution.clock.now(), newId: randomUUID },
     serialize: createEventSerializer(),
+    pages: new HistoryPages({ journalPath: () => execution.layout?.eventsPath, bus: execution.events }),
     serverVersion: options.serverVersion,
     port: () => boundPort,
     maxQueue: options.maxClientQueue ?? DEFAULT_CLIENT_QUEUE,
@@ -114,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     },
     close() {
       metricsFeed.unsubscribe();
+      context.pages.stop();
       closing ??= closeAll(execution, clients, wss, http, stopNotices);
       return closing;
     },

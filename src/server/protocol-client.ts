@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import type { JournaledEvent } from "../journal/index.ts";
+import type { RunViewSnapshot } from "../journal/run-view.ts";
 import type { ClientMode, CommandType } from "./protocol.ts";
 
 /** A frame from the server, sorted: a journaled event (it has a `seq`) or an unjournaled one. */
 export type ServerFrame =
   | { readonly kind: "event"; readonly event: JournaledEvent }
-  | { readonly kind: "unjournaled"; readonly type: string; readonly data: Record<string, unknown> };
+  | { readonly kind: "unjournaled"; readonly type: string; readonly data: Record<string, unknown> }
+  /** History paging: the run view the events that follow are folded on (absent: from the start). */
+  | { readonly kind: "view"; readonly view: RunViewSnapshot | undefined };
 
 export interface ConnectOptions {
   /** `ws://localhost:<port>`. */

@@ -31,8 +31,11 @@ function command<T extends string, D extends z.ZodType>(type: T, data: D) {
 }
 
 /**
- * The 14 commands; `data` may be absent when all its fields are optional (it parses as `{}`). Additions, ignored by reference clients: `codon.skip {codonId?}` names the codon to
- * skip, and `history.sync {afterSeq?}` streams only the events after that seq (a reconnecting client).
+ * The commands; `data` may be absent when all its fields are optional (it parses as `{}`). Additions,
+ * ignored by reference clients: `codon.skip {codonId?}` names the codon to skip, `history.sync
+ * {afterSeq?}` streams only the events after that seq (a reconnecting client), and `history.page
+ * {beforeSeq?, limit?}` answers one `history.page` frame: the newest events with the run view just
+ * before them, or an older page (history paging: a long run shown without its whole journal).
  */
 export const CommandMessage = z.discriminatedUnion("type", [
   command("codon.start", z.object({ codonId: z.string().min(1), skipPreCommands: z.boolean().optional() })),
@@ -68,6 +71,17 @@ export const CommandMessage = z.discriminatedUnion("type", [
       })
       .prefault({}),
   ),
+  command(
+    "history.page",
+    z
+      .object({
+        /** Absent: the newest page, with the run view just before it. Else the events before this seq. */
+        beforeSeq: z.int().positive().optional(),
+        /** Events of an older page (default 500, at most 1000). */
+        limit: z.int().min(1).max(1000).optional(),
+      })
+      .prefault({}),
+  ),
 ]);
 export type CommandMessage = z.infer<typeof CommandMessage>;
 export type CommandType = CommandMessage["type"];
@@ -81,7 +95,12 @@ export const COMMAND_TYPES: readonly CommandType[] = CommandMessage.options.map(
  * Commands every client may send whatever its mode, and during a rollback: queries and the connection's
  * own business. `ping.broadcast` is not one of them (it reaches every client), as in the reference.
  */
-const QUERIES: ReadonlySet<CommandType> = new Set(["checkpoint.list", "ping", "history.sync"]);
+const QUERIES: ReadonlySet<CommandType> = new Set([
+  "checkpoint.list",
+  "ping",
+  "history.sync",
+  "history.page",
+]);
 
 /**
  * Shutdown is allowed during a rollback (the reference exempts it from every gate) but, unlike in the

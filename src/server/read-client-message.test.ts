@@ -36,7 +36,7 @@ describe("readClientMessage", () => {
     assert.equal(unknown?.message, "Invalid command format");
     assert.match(
       unknown?.context ?? "",
-      /^type: Invalid discriminator value\. Expected 'codon\.start' \| .* \| 'history\.sync'$/,
+      /^type: Invalid discriminator value\. Expected 'codon\.start' \| .* \| 'history\.sync' \| 'history\.page'$/,
     );
     assert.equal(reply('{"type":"ping"}')?.context, "id: Invalid input: expected string, received undefined");
     assert.equal(

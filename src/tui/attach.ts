@@ -15,8 +15,8 @@ export interface AttachInput {
 }
 
 /**
- * `hankweave --attach`: a read-only TUI on a run served by another process: its whole journal first,
- * then live. The port is the one given, else the one the execution's lock records, else 7777. When the
+ * `hankweave --attach`: a read-only TUI on a run served by another process: the run view and the
+ * newest page of its journal (history paging: a long run's journal is not sent whole), then live. The port is the one given, else the one the execution's lock records, else 7777. When the
  * run ends and its server closes the connection, the TUI shows how the run ended and exits 0; it never
  * steers the run (`q` detaches).
  */
@@ -33,6 +33,7 @@ export async function attachCommand(input: AttachInput): Promise<number> {
       url,
       ...(input.token !== undefined && { token: input.token }),
       mode: "readonly",
+      history: "paged",
       color: input.color,
       width: input.width,
       stdout: input.stdout,

@@ -14,6 +14,8 @@ export interface StartTuiOptions {
   readonly width: number;
   readonly stdout: NodeJS.WriteStream;
   readonly stdin: NodeJS.ReadStream;
+  /** `paged` for `--attach`: the run view and the newest page of events, not the whole journal. */
+  readonly history?: "full" | "paged";
 }
 
 export interface TuiSession {
@@ -26,12 +28,16 @@ export interface TuiSession {
  * port, refused token), before anything is drawn.
  */
 export async function startTui(options: StartTuiOptions): Promise<TuiSession> {
+  // ink and React load while the connection is made: most of a start is loading them.
+  const loading = loadInk();
+  loading.catch(() => undefined);
   const client = await openRunStream({
     url: options.url,
     mode: options.mode,
     ...(options.token !== undefined && { token: options.token }),
+    ...(options.history !== undefined && { history: options.history }),
   });
-  const modules = await loadInk();
+  const modules = await loading;
   const App = createTuiApp(modules);
   const instance = modules.ink.render(
     modules.react.createElement(App, {

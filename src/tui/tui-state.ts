@@ -1,4 +1,5 @@
 import { type DataOf, findCodon, type JournaledEvent } from "../journal/index.ts";
+import { RunViewFold } from "../journal/run-view.ts";
 import type { ServerFrame } from "../server/protocol-client.ts";
 import { dollars, seconds, toolSummary } from "./text.ts";
 import { type ActivityLine, appendLog, pushActivity, type ServerInfo, type TuiState } from "./tui-model.ts";
@@ -31,6 +32,11 @@ function applyFrame(state: TuiState, frame: ServerFrame, now: number): TuiState 
     if (frame.event.seq <= state.lastSeq) return state;
     state.run.apply(frame.event);
     return { ...applyEvent(state, frame.event), lastSeq: frame.event.seq, lastEventAt: now };
+  }
+  if (frame.kind === "view") {
+    // History paging: the run's figures start from the view; the page's events follow as events.
+    if (frame.view === undefined || frame.view.seq <= state.lastSeq) return state;
+    return fromRunView({ ...state, run: RunViewFold.restore(frame.view), lastSeq: frame.view.seq });
   }
   switch (frame.type) {
     case "server.ready":

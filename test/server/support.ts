@@ -175,7 +175,9 @@ export class TestClient {
         this.#waiters.delete(wake);
         const seen = this.frames
           .slice(-12)
-          .map((f) => (f.kind === "event" ? `${f.event.seq} ${f.event.type}` : f.type));
+          .map((f) =>
+            f.kind === "event" ? `${f.event.seq} ${f.event.type}` : f.kind === "view" ? "view" : f.type,
+          );
         reject(new Error(`no matching frame within ${WAIT_MS} ms; the last frames: ${seen.join(", ")}`));
       }, WAIT_MS);
       if (!check()) this.#waiters.add(wake);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { JournaledEvent } from "../../src/events/index.ts";
 import { readSince } from "../../src/journal/index.ts";
+import { RunViewFold, type RunViewSnapshot } from "../../src/journal/run-view.ts";
 import { hankOf, scriptedCodon, scriptedLoop } from "../../src/testing/index.ts";
 import { diffStats, ExecutionModel } from "../../src/web/execution/execution-model.ts";
 import { serveHank } from "../server/support.ts";
@@ -55,5 +56,38 @@ describe("web: the execution page's model", () => {
       /Codon a failed.*Bad input: the file is empty/,
     );
     assert.match(model.codons.get("a")?.failure ?? "", /Bad input/);
+  });
+});
+
+describe("web: the execution page's model over pages of history", () => {
+  it("seeded with a view and the newest page, then older pages, shows what the whole journal shows", async () => {
+    const events = await journalOf(
+      hankOf([
+        scriptedCodon("plan", "@write notes.txt hi\n@usage input=10 output=5"),
+        scriptedLoop("fix", { type: "iterationLimit", limit: 4 }, [scriptedCodon("step", "@say working")]),
+      ]),
+    );
+    const whole = new ExecutionModel();
+    for (const event of events) whole.apply(event);
+    // The view after the first codon's start; the page holds the rest; the older page the beginning.
+    const cut = events.findIndex((e) => e.type === "codon.started" && e.data.codonId === "step#2");
+    const fold = new RunViewFold();
+    for (const event of events.slice(0, cut)) fold.apply(event);
+    const paged = new ExecutionModel();
+    paged.seed(JSON.parse(JSON.stringify(fold.capture())) as RunViewSnapshot, true);
+    for (const event of events.slice(cut)) paged.apply(event);
+    assert.deepEqual(paged.outcome, whole.outcome);
+    assert.deepEqual(paged.counts, whole.counts);
+    assert.equal(paged.totalTokens, whole.totalTokens);
+    assert.equal(paged.lastSeq, whole.lastSeq);
+    const ids = (model: ExecutionModel) =>
+      model.timeline.map((e) => (e.kind === "codon" ? e.codon.id : `iteration ${e.iteration.iteration}`));
+    assert.deepEqual(ids(paged), ["step#2", "iteration 2", "step#3", "iteration 3"]);
+    paged.prependOlder(events.slice(0, cut), false);
+    assert.deepEqual(ids(paged), ids(whole));
+    assert.equal(paged.hasOlder, false);
+    const rows = (model: ExecutionModel) =>
+      [...model.codons.values()].map((c) => [c.id, c.status, c.tokens, c.stream.length, [...c.files]]);
+    assert.deepEqual(rows(paged).sort(), rows(whole).sort());
   });
 });

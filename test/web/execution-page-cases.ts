@@ -125,5 +125,41 @@ export function executionPageCases(browserOf: () => Browser): void {
         rmSync(gate, { recursive: true, force: true });
       }
     });
+
+    test("opens a long run at its newest page of history and loads earlier events on request", async () => {
+      const hank = hankOf([
+        scriptedLoop("many", { type: "iterationLimit", limit: 120 }, [
+          scriptedCodon("step", "@say working on it\n@usage input=10 output=5"),
+        ]),
+      ]);
+      const served = await serveExecution(hank, { stayOpen: true });
+      const page = await browserOf().newPage();
+      try {
+        await page.goto(served.pageUrl);
+        await page.locator('[data-outcome="completed"]').waitFor({ timeout: WAIT_MS });
+        const journal = readSince(join(served.exec, ".hankweave", "events", "events.jsonl"), 0).events;
+        await page.locator(`.connection:has-text("${journal.length} events")`).waitFor({ timeout: WAIT_MS });
+        // The run's figures are the whole run's; the timeline holds only the newest codons.
+        const newest = await timelineRows(page);
+        assert.ok(newest.length > 0 && !newest.includes("step#0:completed"));
+        assert.ok(newest.includes("step#119:completed"));
+        assert.equal(await page.getByRole("button", { name: "Load earlier events" }).count(), 1);
+        // "Load earlier events" asks the server; "Show … earlier" shows rows already loaded.
+        const earlier = page.locator("nav.timeline button.show-earlier");
+        while ((await earlier.count()) > 0) {
+          const shown = (await timelineRows(page)).length;
+          await earlier.first().click();
+          const grown = `document.querySelectorAll("nav.timeline li").length > ${shown}`;
+          await page.waitForFunction(grown, null, { timeout: WAIT_MS });
+        }
+        const all = await timelineRows(page);
+        assert.equal(all[0], "step#0:completed");
+        assert.equal(all.filter((row) => row.endsWith(":completed")).length, 120);
+        assert.equal(all.filter((row) => row.startsWith("iteration")).length, 120);
+      } finally {
+        await page.close();
+        await served.remove();
+      }
+    });
   });
 }

@@ -5,10 +5,11 @@ import { isMandatoryExcluded, toWorkTreePath } from "../work-tree-paths.ts";
 import { commitBody } from "./commit-object.ts";
 import type { GitIdentity } from "./git-environment.ts";
 import { listFiles, literalPathspecs, splitNul } from "./git-queries.ts";
-import { treeOfLooseCommit, writeObject } from "./loose-objects.ts";
+import { looseSink, treeOfLooseCommit, writeObject } from "./loose-objects.ts";
 import { moveRef } from "./move-ref.ts";
 import type { RunGit } from "./run-git.ts";
 import { scanSelection } from "./select-paths.ts";
+import { EMPTY_TREE, snapshotTree } from "./snapshot-tree.ts";
 import type { SpareFiles } from "./spare-files.ts";
 import { stageChanges } from "./stage-changes.ts";
 import type { ActiveRun } from "./start-run.ts";
@@ -39,9 +40,10 @@ export interface Committed {
  * - staged: the reported paths only, against the base tree held in memory (`stageChanges`), written
  *   from this process: no git process for tracked files, one `ls-files` when new files or directories
  *   must be checked against `.gitignore`;
- * - scan: no report, a long one, or the work tree itself reported: the index is loaded with the base
- *   tree (`read-tree --reset`, keeping the stat data of unchanged files), the globs are resolved over the
- *   whole tree and `update-index` + `write-tree` record them.
+ * - scan: no report, a long one, or the work tree itself reported: the globs are resolved over the
+ *   whole tree; from an empty base (a run's first checkpoint) every selected file is read here and
+ *   written into one pack (`snapshotTree`), else the index is loaded with the base tree (`read-tree
+ *   --reset`, keeping the stat data of unchanged files) and `update-index` + `write-tree` record them.
  * Then the commit object is written and the run's branch moved onto it (`moveRef`): objects first, ref
  * last, so a kill at any instant leaves the branch on a complete checkpoint.
  */
@@ -57,13 +59,12 @@ export async function commitCheckpoint(
   if (route.kind === "scan") {
     const scanned = await scanTree(run, input.globs, context);
     tree = scanned.tree;
-    objectsWritten += scanned.paths + 1;
+    objectsWritten += scanned.objectsWritten;
   } else if (route.kind === "staged") {
     const model = await modelOf(run, context);
     objectsWritten += await stageChanges(model, {
       workTree: context.workTree,
-      gitDir: context.gitDir,
-      spares: context.spares,
+      sink: looseSink(context.gitDir, context.spares),
       globs,
       paths: route.paths,
       listUnignored: (paths) => listUnignored(context, paths),
@@ -133,9 +134,6 @@ export async function baseTreeOf(
   return tree;
 }
 
-/** The empty tree's id (SHA-1): the initial checkpoint's tree, so every new run's first base. */
-const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
 async function modelOf(run: ActiveRun, context: CommitContext): Promise<TreeModel> {
   if (run.model === undefined) {
     const base = await baseTreeOf(run, context);
@@ -149,28 +147,45 @@ async function modelOf(run: ActiveRun, context: CommitContext): Promise<TreeMode
 }
 
 /**
- * The scan route: index loaded with the base tree, every selected path given to `update-index` (which
- * re-reads only files whose stat data changed), `write-tree`. The tree in memory, if any, is dropped:
- * the next staged commit reads the new base tree.
+ * The scan route. From an empty base (a run's first checkpoint) the selection is read and written
+ * into a pack here (`snapshotTree`). Otherwise the index is loaded with the base tree, every selected
+ * path given to `update-index` (which re-reads only files whose stat data changed) and `write-tree`
+ * run; the tree in memory, if any, is dropped and the next staged commit reads the new base tree.
  */
 async function scanTree(
   run: ActiveRun,
   globs: readonly string[],
   context: CommitContext,
-): Promise<{ tree: string; paths: number }> {
+): Promise<{ tree: string; objectsWritten: number }> {
   const { git } = context;
   const base = await baseTreeOf(run, context);
+  if (base === EMPTY_TREE) {
+    const snapshot = await snapshotTree({
+      gitDir: context.gitDir,
+      workTree: context.workTree,
+      loose: looseSink(context.gitDir, context.spares),
+      listSelection: () => scanSelection(withEmptyIndex(context), globs),
+      hashLarge: (paths) => hashLarge(context, paths),
+    });
+    run.model = snapshot.model;
+    return { tree: snapshot.tree, objectsWritten: snapshot.looseWritten };
+  }
   // `--reset` keeps the stat data of unchanged entries, like `-m`, and never refuses over a stale entry.
   await git({ args: ["read-tree", "--reset", base] });
   const paths = await scanSelection(git, globs);
-  if (paths.length === 0) return { tree: base, paths: 0 };
+  if (paths.length === 0) return { tree: base, objectsWritten: 0 };
   await git({
     args: ["update-index", "--add", "--remove", "--replace", "-z", "--stdin"],
     input: `${paths.join("\0")}\0`,
   });
   const tree = (await git({ args: ["write-tree"] })).stdout.trim();
   if (tree !== base) delete run.model;
-  return { tree, paths: paths.length };
+  return { tree, objectsWritten: paths.length + 1 };
+}
+
+/** Git with an index file that does not exist, which it reads as an empty index. */
+function withEmptyIndex(context: CommitContext): RunGit {
+  return (call) => context.git({ ...call, env: { ...call.env, GIT_INDEX_FILE: context.emptyIndexFile } });
 }
 
 /**
@@ -179,11 +194,7 @@ async function scanTree(
  * are dropped by `listFiles`).
  */
 async function listUnignored(context: CommitContext, paths: readonly string[]): Promise<string[]> {
-  return listFiles(
-    (call) => context.git({ ...call, env: { ...call.env, GIT_INDEX_FILE: context.emptyIndexFile } }),
-    ["--others", "--exclude-standard"],
-    literalPathspecs(paths),
-  );
+  return listFiles(withEmptyIndex(context), ["--others", "--exclude-standard"], literalPathspecs(paths));
 }
 
 async function hashLarge(context: CommitContext, paths: readonly string[]): Promise<string[]> {

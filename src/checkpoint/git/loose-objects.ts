@@ -77,6 +77,20 @@ export function writeObject(
   return { id, written: true };
 }
 
+/**
+ * Where a commit's new objects go: written loose (`looseSink`) or into a pack (`PackSink`). `put`
+ * receives the id the caller computed for this very body and says whether it stored the object (false
+ * when it already had it).
+ */
+export interface ObjectSink {
+  put(type: ObjectType, body: Buffer, id: string): boolean;
+}
+
+/** The sink that writes each object loose, at once (`writeObject`). */
+export function looseSink(gitDir: string, spares?: SpareFiles): ObjectSink {
+  return { put: (type, body, id) => writeObject(gitDir, type, body, { knownId: id, spares }).written };
+}
+
 function writeCreatingFile(dir: string, path: string, compressed: Buffer): void {
   const temp = join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
   const fd = openInFreshDirectory(dir, temp);

@@ -3,18 +3,21 @@ import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { GlobSet } from "../../util/glob-set.ts";
 import { isMandatoryExcluded, parentDirectories } from "../work-tree-paths.ts";
-import { objectId, writeObject } from "./loose-objects.ts";
-import type { SpareFiles } from "./spare-files.ts";
+import { type ObjectSink, objectId } from "./loose-objects.ts";
 import type { FileEntry, FileMode, TreeModel } from "./tree-model.ts";
 
 /** Files above this size are hashed by git, which streams them, rather than read whole into memory. */
 export const LARGE_FILE_BYTES = 32 * 1024 * 1024;
 
-export interface StageInput {
+/** The work tree's files, read into `model`: what a commit needs besides the candidates. */
+export interface ReadInput {
   readonly workTree: string;
-  readonly gitDir: string;
-  /** Files made ahead of time for the blobs written (see `SpareFiles`). */
-  readonly spares?: SpareFiles | undefined;
+  readonly sink: ObjectSink;
+  /** Stores large files as blobs through git, returning their ids in order. */
+  readonly hashLarge: (paths: readonly string[]) => Promise<string[]>;
+}
+
+export interface StageInput extends ReadInput {
   readonly globs: GlobSet;
   /** Changed paths inside the work tree, normalized, each matched by a glob or a directory one may reach. */
   readonly paths: readonly string[];
@@ -23,8 +26,6 @@ export interface StageInput {
    * ignored (`.gitignore` rules, as `git ls-files --others --exclude-standard` gives them).
    */
   readonly listUnignored: (paths: readonly string[]) => Promise<string[]>;
-  /** Stores large files as blobs through git, returning their ids in order. */
-  readonly hashLarge: (paths: readonly string[]) => Promise<string[]>;
 }
 
 /**
@@ -50,8 +51,30 @@ export async function stageChanges(model: TreeModel, input: StageInput): Promise
       if (!isMandatoryExcluded(file) && input.globs.matches(file)) candidates.add(file);
     }
   }
+  return readCandidates(model, [...candidates], input, fs);
+}
+
+/**
+ * Records each candidate file as the work tree holds it: re-read and stored through the sink when its
+ * content or mode changed, dropped when it is gone or no longer a file or link. Candidates are files
+ * the caller selected (globs, ignore rules, mandatory excludes already applied). Returns how many
+ * objects the sink stored.
+ */
+export async function readCandidates(
+  model: TreeModel,
+  candidates: readonly string[],
+  input: ReadInput,
+  fs = new WorkTreeStats(input.workTree),
+): Promise<number> {
   // Sorted, so a path is settled before the paths under it (a file that became a directory, or back).
-  const updates: Array<{ path: string; entry: FileEntry; body?: Buffer }> = [];
+  // Each body is stored as it is read: a snapshot of a large workspace never holds it all in memory.
+  let written = 0;
+  const record = (path: string, entry: FileEntry, body?: Buffer): void => {
+    const old = model.file(path);
+    if (old !== undefined && old.mode === entry.mode && old.id === entry.id) return;
+    if (body !== undefined && input.sink.put("blob", body, entry.id)) written++;
+    model.setFile(path, entry);
+  };
   const large: Array<{ path: string; mode: FileMode }> = [];
   for (const path of [...candidates].sort()) {
     const stats = fs.lstat(path);
@@ -68,24 +91,13 @@ export async function stageChanges(model: TreeModel, input: StageInput): Promise
     const body = stats.isSymbolicLink()
       ? readlinkSync(fs.abs(path), { encoding: "buffer" })
       : readFileSync(fs.abs(path));
-    updates.push({ path, entry: { kind: "file", mode, id: objectId("blob", body) }, body });
+    record(path, { kind: "file", mode, id: objectId("blob", body) }, body);
   }
   const largeIds = large.length === 0 ? [] : await input.hashLarge(large.map((file) => file.path));
   large.forEach((file, index) => {
     const id = largeIds[index];
-    if (id !== undefined) updates.push({ path: file.path, entry: { kind: "file", mode: file.mode, id } });
+    if (id !== undefined) record(file.path, { kind: "file", mode: file.mode, id });
   });
-  let written = 0;
-  for (const { path, entry, body } of updates) {
-    const old = model.file(path);
-    if (old !== undefined && old.mode === entry.mode && old.id === entry.id) continue;
-    if (
-      body !== undefined &&
-      writeObject(input.gitDir, "blob", body, { knownId: entry.id, spares: input.spares }).written
-    )
-      written++;
-    model.setFile(path, entry);
-  }
   return written;
 }
 
@@ -96,7 +108,7 @@ function modeOf(stats: Stats): FileMode {
 }
 
 /** `lstat` of work-tree paths that never looks through a symbolic link, with its parents cached. */
-class WorkTreeStats {
+export class WorkTreeStats {
   readonly #realDirs = new Map<string, boolean>();
 
   constructor(readonly workTree: string) {}

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { writeAll } from "../../util/write-all.ts";
 import { deflateOptions, type ObjectType } from "./loose-objects.ts";
+import { storedZlib } from "./stored-zlib.ts";
 
 /** One object for a pack: its id (40 hex digits), type and uncompressed body. */
 export interface PackEntry {
@@ -16,38 +17,25 @@ export interface PackEntry {
 const TYPE_CODES: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3 };
 
 /** Offsets of version-2 indexes hold 31 bits; a larger pack needs the 64-bit table, never written here. */
-const MAX_OFFSET = 2 ** 31 - 1;
+export const MAX_PACK_OFFSET = 2 ** 31 - 1;
+
+/** Entries are gathered into writes of about this size: one system call per object costs more. */
+const WRITE_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Writes `entries` as one pack in `packDir` (`objects/pack`), with its version-2 index, and returns the
  * pack's name (`pack-<checksum>`). Every object is stored whole (no deltas: callers pack small objects
- * this way and leave the rest to `git repack`). The format is git's (Documentation/gitformat-pack):
- * `PACK`, version 2, the count, each entry as a type-and-size header and its zlib stream, then the
- * SHA-1 of all that; the index holds the fan-out table, the sorted ids, each entry's CRC-32 and offset,
- * the pack's checksum and its own.
- *
- * Crash-safe as git's own packing is: both files are written under temporary names and synced, then
- * the pack is renamed into place and the index last, which is what makes git read the pack. A kill
- * before that leaves temporary files (git's `tmp_pack_` and `tmp_idx_` prefixes, which `git gc` removes)
- * and the objects where they were.
+ * this way and leave the rest to `git repack`), compressed at zlib's default level, as git packs.
  */
 export function writePack(packDir: string, entries: readonly PackEntry[]): string {
-  const pack = buildPack(entries);
-  const index = buildIndex(pack.located, pack.checksum);
-  const name = `pack-${pack.checksum.toString("hex")}`;
-  const suffix = randomBytes(6).toString("hex");
-  const tempPack = join(packDir, `tmp_pack_${suffix}`);
-  const tempIndex = join(packDir, `tmp_idx_${suffix}`);
+  const stream = new PackStream(packDir, 6);
   try {
-    writeSynced(tempPack, pack.chunks);
-    writeSynced(tempIndex, [index]);
-    renameSync(tempPack, join(packDir, `${name}.pack`));
-    renameSync(tempIndex, join(packDir, `${name}.idx`));
-  } finally {
-    rmSync(tempPack, { force: true });
-    rmSync(tempIndex, { force: true });
+    for (const entry of entries) stream.add(entry);
+    return stream.finish();
+  } catch (error) {
+    stream.abort();
+    throw error;
   }
-  return name;
 }
 
 interface LocatedEntry {
@@ -56,33 +44,124 @@ interface LocatedEntry {
   readonly crc: number;
 }
 
-function buildPack(entries: readonly PackEntry[]): {
-  chunks: Buffer[];
-  checksum: Buffer;
-  located: LocatedEntry[];
-} {
-  const header = Buffer.alloc(12);
-  header.write("PACK", 0, "latin1");
-  header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(entries.length, 8);
-  const chunks = [header];
-  const hash = createHash("sha1").update(header);
-  const located: LocatedEntry[] = [];
-  let offset = header.length;
-  for (const entry of entries) {
-    const bytes = Buffer.concat([
-      entryHeader(TYPE_CODES[entry.type], entry.body.length),
-      compress(entry.body),
-    ]);
-    if (offset > MAX_OFFSET) throw new RangeError("A pack written here stays under 2 GB.");
-    located.push({ id: Buffer.from(entry.id, "hex"), offset, crc: crc32(bytes) });
-    chunks.push(bytes);
-    hash.update(bytes);
-    offset += bytes.length;
+/**
+ * A pack written object by object, for callers that do not hold all their objects at once (a whole
+ * workspace's snapshot). The format is git's (Documentation/gitformat-pack): `PACK`, version 2, the
+ * count, each entry as a type-and-size header and its zlib stream, then the SHA-1 of all that; the
+ * index holds the fan-out table, the sorted ids, each entry's CRC-32 and offset, the pack's checksum
+ * and its own. The count is known only at the end, so it is written then and the checksum computed by
+ * reading the file back, as `git fast-import` does.
+ *
+ * Crash-safe as git's own packing is: both files are written under temporary names and synced, then
+ * the pack is renamed into place and the index last, which is what makes git read the pack. A kill
+ * before that leaves temporary files (git's `tmp_pack_` and `tmp_idx_` prefixes, which `git gc`
+ * removes) and no object anyone refers to. Callers move a ref onto the objects only after `finish`.
+ */
+export class PackStream {
+  readonly #packDir: string;
+  readonly #level: number;
+  readonly #storeBelow: number;
+  readonly #tempPack: string;
+  readonly #fd: number;
+  readonly #located: LocatedEntry[] = [];
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #offset = 12;
+  #open = true;
+
+  /**
+   * `level`: zlib's compression level (1 favours speed, 6 is git's default); bodies shorter than
+   * `storeBelow` bytes are stored uncompressed (`storedZlib`), which any inflater reads.
+   */
+  constructor(packDir: string, level: number, storeBelow = 0) {
+    this.#packDir = packDir;
+    this.#level = level;
+    this.#storeBelow = storeBelow;
+    this.#tempPack = join(packDir, `tmp_pack_${randomBytes(6).toString("hex")}`);
+    this.#fd = openSync(this.#tempPack, "wx+", 0o444);
+    this.#pending.push(Buffer.alloc(12));
+    this.#pendingBytes = 12;
   }
-  const checksum = hash.digest();
-  chunks.push(checksum);
-  return { chunks, checksum, located };
+
+  /** Bytes the pack holds so far; callers start another pack before `MAX_PACK_OFFSET`. */
+  get size(): number {
+    return this.#offset;
+  }
+
+  get count(): number {
+    return this.#located.length;
+  }
+
+  add(entry: PackEntry): void {
+    if (this.#offset > MAX_PACK_OFFSET) throw new RangeError("A pack written here stays under 2 GB.");
+    const body =
+      entry.body.length < this.#storeBelow
+        ? storedZlib(entry.body)
+        : zlib.deflateSync(entry.body, deflateOptions(entry.body.length, this.#level));
+    const header = entryHeader(TYPE_CODES[entry.type], entry.body.length);
+    const crc = crc32(body, crc32(header));
+    this.#located.push({ id: Buffer.from(entry.id, "hex"), offset: this.#offset, crc });
+    this.#offset += header.length + body.length;
+    this.#pending.push(header, body);
+    this.#pendingBytes += header.length + body.length;
+    if (this.#pendingBytes >= WRITE_CHUNK_BYTES) this.#flush();
+  }
+
+  /** Completes the pack and its index and puts both in place; returns the pack's name. */
+  finish(): string {
+    this.#flush();
+    const header = Buffer.alloc(12);
+    header.write("PACK", 0, "latin1");
+    header.writeUInt32BE(2, 4);
+    header.writeUInt32BE(this.#located.length, 8);
+    writeSync(this.#fd, header, 0, 12, 0);
+    const checksum = this.#checksum();
+    writeSync(this.#fd, checksum, 0, checksum.length, this.#offset);
+    fsyncSync(this.#fd);
+    closeSync(this.#fd);
+    this.#open = false;
+    const name = `pack-${checksum.toString("hex")}`;
+    const tempIndex = join(this.#packDir, `tmp_idx_${randomBytes(6).toString("hex")}`);
+    try {
+      writeSynced(tempIndex, buildIndex(this.#located, checksum));
+      renameSync(this.#tempPack, join(this.#packDir, `${name}.pack`));
+      renameSync(tempIndex, join(this.#packDir, `${name}.idx`));
+    } finally {
+      rmSync(this.#tempPack, { force: true });
+      rmSync(tempIndex, { force: true });
+    }
+    return name;
+  }
+
+  /** Drops the unfinished pack. */
+  abort(): void {
+    if (this.#open) closeSync(this.#fd);
+    this.#open = false;
+    rmSync(this.#tempPack, { force: true });
+  }
+
+  #flush(): void {
+    if (this.#pending.length === 0) return;
+    writeAll(
+      this.#fd,
+      this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending),
+    );
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+
+  /** SHA-1 of the pack as written, read back from the file. */
+  #checksum(): Buffer {
+    const hash = createHash("sha1");
+    const chunk = Buffer.alloc(Math.min(WRITE_CHUNK_BYTES, this.#offset));
+    for (let at = 0; at < this.#offset; ) {
+      const read = readSync(this.#fd, chunk, 0, Math.min(chunk.length, this.#offset - at), at);
+      if (read === 0) throw new Error("the pack being written is shorter than what was written to it");
+      hash.update(chunk.subarray(0, read));
+      at += read;
+    }
+    return hash.digest();
+  }
 }
 
 /** Type in bits 4-6 of the first byte, the size in its low 4 bits and then 7 bits a byte, low first. */
@@ -97,11 +176,6 @@ function entryHeader(type: number, size: number): Buffer {
   }
   bytes.push(byte);
   return Buffer.from(bytes);
-}
-
-/** zlib's default level, as git packs; tables sized to small bodies (see `deflateOptions`). */
-function compress(body: Buffer): Buffer {
-  return zlib.deflateSync(body, deflateOptions(body.length, 6));
 }
 
 function buildIndex(located: readonly LocatedEntry[], packChecksum: Buffer): Buffer {
@@ -134,21 +208,25 @@ function buildIndex(located: readonly LocatedEntry[], packChecksum: Buffer): Buf
   return index;
 }
 
-function writeSynced(path: string, chunks: readonly Buffer[]): void {
+function writeSynced(path: string, bytes: Buffer): void {
   const fd = openSync(path, "wx", 0o444);
   try {
-    for (const chunk of chunks) writeAll(fd, chunk);
+    writeAll(fd, bytes);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
-/** CRC-32 (IEEE 802.3) as zlib computes it: zlib's own from Node 20.15 and 22.2, else by table. */
-const crc32: (bytes: Buffer) => number = typeof zlib.crc32 === "function" ? zlib.crc32 : crc32ByTable;
+/**
+ * CRC-32 (IEEE 802.3) as zlib computes it, continuing from `value` (the CRC of the bytes before): zlib's
+ * own from Node 20.15 and 22.2, else by table.
+ */
+const crc32: (bytes: Buffer, value?: number) => number =
+  typeof zlib.crc32 === "function" ? zlib.crc32 : crc32ByTable;
 
-function crc32ByTable(bytes: Buffer): number {
-  let crc = 0xffffffff;
+function crc32ByTable(bytes: Buffer, value = 0): number {
+  let crc = (value ^ 0xffffffff) >>> 0;
   for (let i = 0; i < bytes.length; i++) crc = (CRC_TABLE[(crc ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }

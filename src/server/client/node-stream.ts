@@ -22,6 +22,11 @@ export interface RunStreamOptions {
   readonly reconnect?: boolean;
   /** Gives up connecting after this long (default 10 s). */
   readonly timeoutMs?: number;
+  /**
+   * See `ProtocolStreamOptions.history`. `paged`: a `view` frame, then the newest page's events and the
+   * live ones (older pages are not asked for).
+   */
+  readonly history?: "full" | "paged";
 }
 
 /** The protocol stream in Node, with the frames it hands on kept until someone listens. */
@@ -55,6 +60,10 @@ export async function openRunStream(options: RunStreamOptions): Promise<RunStrea
     openSocket: (url) =>
       new WebSocket(url, headers === undefined ? {} : { headers }) as unknown as SocketLike,
     onEvent: (event) => hand({ kind: "event", event }),
+    ...(options.history !== undefined && { history: options.history }),
+    onPage: (page) => {
+      if (page.kind === "newest") hand({ kind: "view", view: page.view });
+    },
     onReply: (frame: ReplyFrame) => hand({ kind: "unjournaled", type: frame.type, data: frame.data }),
     onStatus: (status) => {
       for (const listener of statusListeners) listener(status);

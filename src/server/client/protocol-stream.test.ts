@@ -137,3 +137,69 @@ describe("the protocol stream", () => {
     assert.equal(once.sockets.length, 1);
   });
 });
+
+describe("a paged protocol stream", () => {
+  function paged() {
+    const socket = new ScriptedSocket();
+    const seqs: number[] = [];
+    const pages: Array<{ kind: string; seqs: number[]; view: number | undefined; hasOlder: boolean }> = [];
+    const stream = openProtocolStream({
+      url: "ws://test",
+      mode: "readonly",
+      reconnect: false,
+      history: "paged",
+      historyBatch: 3,
+      openSocket: () => socket,
+      onEvent: (event) => seqs.push(event.seq),
+      onPage: (page) =>
+        pages.push(
+          page.kind === "newest"
+            ? { kind: page.kind, seqs: [], view: page.view?.seq, hasOlder: page.hasOlder }
+            : {
+                kind: page.kind,
+                seqs: page.events.map((e) => e.seq),
+                view: undefined,
+                hasOlder: page.hasOlder,
+              },
+        ),
+    });
+    socket.open();
+    socket.answer({ type: "handshake.response", data: { clientId: "c", mode: "readonly" } });
+    return { socket, seqs, pages, stream };
+  }
+  const view = (seq: number) => ({ seq, state: {}, activity: { live: false } });
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => eventAt(from + i));
+
+  it("asks for the newest page, hands on its view, then its events and the live ones in order", () => {
+    const { socket, seqs, pages } = paged();
+    assert.deepEqual(socket.sent.at(-1), { ...socket.sent.at(-1), type: "history.page", data: {} });
+    // A live event that overtook the page waits; one the view already holds is dropped.
+    socket.answer({ type: "event.batch", data: { events: [eventAt(10), eventAt(13)] } });
+    socket.answer({ type: "history.page", data: { view: view(9), events: range(10, 12), hasOlder: true } });
+    assert.deepEqual(pages, [{ kind: "newest", seqs: [], view: 9, hasOlder: true }]);
+    assert.deepEqual(seqs, [10, 11, 12, 13]);
+    assert.deepEqual(socket.historySyncs(), []);
+  });
+
+  it("asks for older pages before the oldest event it has, until there are none", () => {
+    const { socket, pages, stream } = paged();
+    socket.answer({ type: "history.page", data: { view: view(6), events: range(7, 8), hasOlder: true } });
+    assert.equal(stream.loadOlder(), true);
+    assert.equal(stream.loadOlder(), false, "one older page at a time");
+    assert.deepEqual(socket.sent.at(-1)?.data, { beforeSeq: 7, limit: 3 });
+    socket.answer({ type: "history.page", data: { events: range(4, 6), hasOlder: true } });
+    assert.equal(stream.loadOlder(), true);
+    assert.deepEqual(socket.sent.at(-1)?.data, { beforeSeq: 4, limit: 3 });
+    socket.answer({ type: "history.page", data: { events: range(1, 3), hasOlder: false } });
+    assert.equal(stream.loadOlder(), false);
+    assert.deepEqual(
+      pages.map((page) => [page.kind, page.seqs, page.hasOlder]),
+      [
+        ["newest", [], true],
+        ["older", [4, 5, 6], true],
+        ["older", [1, 2, 3], false],
+      ],
+    );
+  });
+});

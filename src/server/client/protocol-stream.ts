@@ -1,4 +1,5 @@
 import type { JournaledEvent } from "../../events/events.ts";
+import type { RunViewSnapshot } from "../../journal/run-view.ts";
 
 /**
  * The one client of the run server's WebSocket protocol (docs/server.md), for Node and the browser:
@@ -9,6 +10,11 @@ import type { JournaledEvent } from "../../events/events.ts";
  * the history) is filled by asking for the history after the last event handed on. With `reconnect`,
  * a lost connection is opened again with back-off and resumes after the last `seq`, so a restart of
  * the socket or of the server loses and duplicates nothing.
+ *
+ * With `history: "paged"` the first connection asks for the newest page instead (`history.page`): the
+ * run view just before its events goes to `onPage`, then its events and the live ones go on in order,
+ * and `loadOlder` asks for the page before the oldest event received (to `onPage`, not `onEvent`). A
+ * long run is shown without receiving or folding its whole journal.
  *
  * Browser-safe: the socket comes from `openSocket` (the browser's `WebSocket`, or `ws` in Node).
  */
@@ -37,6 +43,22 @@ export interface ReplyFrame {
 
 export type StreamStatus = "connecting" | "syncing" | "live" | "reconnecting" | "closed";
 
+/** A page of history (`history: "paged"`). */
+export type HistoryPageOf =
+  | {
+      /** The newest page: fold its events (they follow through `onEvent`) on `view`. */
+      readonly kind: "newest";
+      /** The run view just before the page; undefined when the page starts at the first event. */
+      readonly view: RunViewSnapshot | undefined;
+      readonly hasOlder: boolean;
+    }
+  | {
+      /** An older page asked for with `loadOlder`: events before those already received, oldest first. */
+      readonly kind: "older";
+      readonly events: readonly JournaledEvent[];
+      readonly hasOlder: boolean;
+    };
+
 export interface ProtocolStreamOptions {
   readonly url: string;
   readonly mode: ClientMode;
@@ -50,6 +72,10 @@ export interface ProtocolStreamOptions {
   readonly historyBatch?: number;
   /** Ids of the commands sent. Default `crypto.randomUUID`. */
   readonly newId?: () => string;
+  /** `full` (default): the whole history, then live. `paged`: the newest page, then live (see above). */
+  readonly history?: "full" | "paged";
+  /** The pages of a `paged` stream. */
+  readonly onPage?: (page: HistoryPageOf) => void;
 }
 
 export interface ProtocolStream {
@@ -61,6 +87,8 @@ export interface ProtocolStream {
   readonly lastSeq: number;
   /** Sends a command with a fresh id; false when the socket is not open (the caller says so). */
   send(type: string, data?: Record<string, unknown>): boolean;
+  /** Asks for the page before the oldest event received (`paged`); false when none is to be had. */
+  loadOlder(): boolean;
   close(): void;
 }
 
@@ -97,10 +125,35 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
     socket.send(JSON.stringify({ id: newId(), type, ...(data !== undefined && { data }) }));
     return true;
   };
+  const paged = options.history === "paged";
+  /** The oldest seq received (paged): older pages are asked for before it; 1 when none is left. */
+  let oldest = 0;
+  let olderPending = false;
   const syncHistory = (): void => {
     syncing = true;
     setStatus("syncing");
-    sendFrame("history.sync", { afterSeq: order.applied, batchSize });
+    if (paged && order.applied === 0) sendFrame("history.page", {});
+    else sendFrame("history.sync", { afterSeq: order.applied, batchSize });
+  };
+  const onPage = (data: Record<string, unknown>): void => {
+    const events = eventsOf(data);
+    const hasOlder = data.hasOlder === true;
+    if (!syncing || order.applied > 0) {
+      olderPending = false;
+      const first = events[0]?.seq;
+      if (first !== undefined) oldest = first;
+      if (!hasOlder) oldest = 1;
+      options.onPage?.({ kind: "older", events, hasOlder });
+      return;
+    }
+    const view = isSnapshot(data.view) ? data.view : undefined;
+    oldest = hasOlder ? (events[0]?.seq ?? (view?.seq ?? 0) + 1) : 1;
+    options.onPage?.({ kind: "newest", view, hasOlder });
+    order.skipTo(view?.seq ?? 0);
+    for (const event of events) order.take(event);
+    syncing = false;
+    if (order.hasHole) syncHistory();
+    else setStatus("live");
   };
   const takeEvent = (event: JournaledEvent): void => {
     order.take(event);
@@ -133,6 +186,8 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
       for (const event of eventsOf(data)) takeEvent(event);
     } else if (frame.type === "history.batch") {
       onHistory(data);
+    } else if (frame.type === "history.page") {
+      onPage(data);
     } else {
       options.onReply?.({ type: frame.type, data });
     }
@@ -183,6 +238,11 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
       return order.applied;
     },
     send: sendFrame,
+    loadOlder() {
+      if (!paged || olderPending || oldest <= 1) return false;
+      olderPending = sendFrame("history.page", { beforeSeq: oldest, limit: batchSize });
+      return olderPending;
+    },
     close() {
       closedByUs = true;
       if (socket === undefined || socket.readyState > OPEN) end(1000, "client done");
@@ -203,6 +263,18 @@ class SeqOrder {
 
   get hasHole(): boolean {
     return this.#early.size > 0;
+  }
+
+  /** Takes everything up to `seq` as handed on (a page's view holds it), then what follows it. */
+  skipTo(seq: number): void {
+    if (seq <= this.applied) return;
+    this.applied = seq;
+    for (const early of this.#early.keys()) if (early <= seq) this.#early.delete(early);
+    const next = this.#early.get(seq + 1);
+    if (next !== undefined) {
+      this.#early.delete(next.seq);
+      this.take(next);
+    }
   }
 
   take(event: JournaledEvent): void {
@@ -236,6 +308,18 @@ function parseFrame(text: string): RawFrame | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The server sends the view as `RunViewFold.capture` made it; its shape is checked this far. */
+function isSnapshot(value: unknown): value is RunViewSnapshot {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "seq" in value &&
+    typeof value.seq === "number" &&
+    "state" in value &&
+    typeof value.state === "object"
+  );
 }
 
 function eventsOf(data: Record<string, unknown>): JournaledEvent[] {

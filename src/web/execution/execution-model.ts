@@ -3,7 +3,7 @@ import type { RunOutcome } from "../../events/run-outcome.ts";
 import { totalTokens } from "../../events/token-usage.ts";
 import type { RunCounts } from "../../journal/run-counts.ts";
 import type { CodonRecord } from "../../journal/run-state.ts";
-import { RunViewFold } from "../../journal/run-view.ts";
+import { RunViewFold, type RunViewSnapshot } from "../../journal/run-view.ts";
 import { codonPositionText, leftUndoneText } from "../../journal/run-words.ts";
 import { AttemptBars } from "./attempt-bars.ts";
 
@@ -84,7 +84,9 @@ export class ExecutionModel {
   readonly codons = new Map<string, CodonView>();
   /** Codon attempts and cumulative cost against wall time, for the attempt strip. */
   readonly attempts = new AttemptBars();
-  readonly #run = new RunViewFold();
+  #run = new RunViewFold();
+  /** Older events may be loaded (history paging): the page offers to. */
+  hasOlder = false;
   rollback: RollbackView | undefined;
   readonly #toolItems = new Map<string, Extract<StreamItem, { kind: "tool" }>>();
 
@@ -142,6 +144,45 @@ export class ExecutionModel {
   /** Moves on whenever the checkpoints may have changed: the page asks for the list again then. */
   get checkpointEpoch(): number {
     return this.#run.view().checkpointEpoch;
+  }
+
+  /**
+   * Starts from the run view a page of history came with (history paging): the run's figures are the
+   * view's, and the page's events, applied next, fill in the codons they touch. Before any event.
+   */
+  seed(view: RunViewSnapshot | undefined, hasOlder: boolean): void {
+    if (view !== undefined) this.#run = RunViewFold.restore(view);
+    this.hasOlder = hasOlder;
+  }
+
+  /**
+   * An older page: its codons and loop iterations go before those shown, and the streams of codons
+   * already shown get their earlier items. The run's figures do not move (the view has them all); the
+   * older events are folded apart, only to place their stream items.
+   */
+  prependOlder(events: readonly JournaledEvent[], hasOlder: boolean): void {
+    const older = new ExecutionModel();
+    for (const event of events) older.apply(event);
+    const placed: TimelineEntry[] = [];
+    for (const entry of older.timeline) {
+      if (entry.kind === "iteration") {
+        placed.push(entry);
+        continue;
+      }
+      const shown = this.codons.get(entry.codon.id);
+      if (shown === undefined) {
+        this.codons.set(entry.codon.id, entry.codon);
+        this.#syncRecord(entry.codon);
+        placed.push(entry);
+        continue;
+      }
+      shown.stream.unshift(...entry.codon.stream);
+      for (const [path, action] of entry.codon.files)
+        if (!shown.files.has(path)) shown.files.set(path, action);
+      shown.version += 1;
+    }
+    this.timeline.unshift(...placed);
+    this.hasOlder = hasOlder;
   }
 
   apply(event: JournaledEvent): void {

@@ -57,7 +57,12 @@ function ExecutionBody(props: {
   const { model } = store;
   return (
     <div className="execution-layout">
-      <Timeline entries={model.timeline} selected={selectedId} onSelect={setPicked} />
+      <Timeline
+        entries={model.timeline}
+        selected={selectedId}
+        onSelect={setPicked}
+        {...(model.hasOlder && { onLoadOlder: store.loadOlder })}
+      />
       <main>
         <OutcomeBanner
           outcome={model.outcome}

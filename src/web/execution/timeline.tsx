@@ -15,6 +15,8 @@ export function Timeline(props: {
   readonly entries: readonly TimelineEntry[];
   readonly selected: string | undefined;
   readonly onSelect: (codonId: string) => void;
+  /** Present while older events than the page holds exist (history paging): asks for them. */
+  readonly onLoadOlder?: () => void;
 }) {
   const [shown, setShown] = useState(SHOWN_ROWS);
   const hidden = Math.max(0, props.entries.length - shown);
@@ -24,6 +26,18 @@ export function Timeline(props: {
       {hidden > 0 && (
         <button type="button" className="show-earlier" onClick={() => setShown((n) => n + 1000)}>
           Show {Math.min(hidden, 1000)} earlier of {hidden} hidden entries
+        </button>
+      )}
+      {hidden === 0 && props.onLoadOlder !== undefined && (
+        <button
+          type="button"
+          className="show-earlier load-older"
+          onClick={() => {
+            setShown((n) => n + 1000);
+            props.onLoadOlder?.();
+          }}
+        >
+          Load earlier events
         </button>
       )}
       <ol>

@@ -33,10 +33,13 @@ export interface ExecutionStore {
   /** The server's last refusal or failure answer to this client (`error` frames). */
   notice: string | undefined;
   send(type: string, data?: Record<string, unknown>): boolean;
+  /** Asks for the page of events before those shown (history paging). */
+  loadOlder(): void;
 }
 
 /**
- * Connects once per page and re-renders at most once per animation frame however fast events come:
+ * Connects once per page (history paging: the newest page of the journal with the run view before it,
+ * then live; older pages when the reader asks) and re-renders at most once per animation frame however fast events come:
  * the cost of following a busy run is one render per frame, not one per event.
  */
 export function useExecution(): { store: ExecutionStore; version: number } {
@@ -70,6 +73,7 @@ function createHolder() {
     checkpoints: undefined,
     notice: undefined,
     send: (type, data) => socket?.send(type, data) ?? false,
+    loadOlder: () => void socket?.loadOlder(),
   };
   const onReply = (frame: ReplyFrame): void => {
     if (frame.type === "handshake.response") {
@@ -96,6 +100,14 @@ function createHolder() {
         mode,
         reconnect: true,
         openSocket: (url) => new WebSocket(url),
+        // The newest page with the run view before it, older pages on request: a long run is shown
+        // without parsing its whole journal in the browser.
+        history: "paged",
+        onPage: (page) => {
+          if (page.kind === "newest") store.model.seed(page.view, page.hasOlder);
+          else store.model.prependOlder(page.events, page.hasOlder);
+          changed();
+        },
         onEvent: (event) => {
           store.model.apply(event);
           changed();
