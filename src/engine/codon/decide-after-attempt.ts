@@ -1,7 +1,6 @@
 import type { Codon, TerminateOn } from "../../hank/schema/index.ts";
 import type { FailureReason } from "../../harness/failure-reason.ts";
 import type { BudgetScope } from "../../plan/index.ts";
-import { scopeOfLimit } from "../budget/budget-scope.ts";
 import type { EventDraftOf } from "../run/event-sink.ts";
 import type { AttemptEnd } from "./attempt-end.ts";
 import { codonCompletedDraft } from "./codon-completed-draft.ts";
@@ -157,5 +156,5 @@ function failed(
 /** Which budget tripped (the codon's own, its loop's or the hank's), from the limit that was exceeded. */
 function budgetScopeOf(end: AttemptEnd): BudgetScope {
   const currency = end.budgetExceeded?.currency;
-  return scopeOfLimit(currency === undefined ? undefined : end.limits?.[currency]?.source);
+  return (currency === undefined ? undefined : end.limits?.[currency]?.scope) ?? "codon";
 }
