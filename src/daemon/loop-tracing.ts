@@ -5,9 +5,7 @@ import {
   type LoopStore,
   TERMINAL_STATES,
 } from "../loops/index.ts";
-import { createProvider, type OwnedProvider, tracingSettings } from "../observability/index.ts";
-
-type OtelApi = typeof import("@opentelemetry/api");
+import { type OtelApi, openTracer } from "../observability/index.ts";
 
 const TERMINAL_ENDS: ReadonlySet<string> = new Set(TERMINAL_STATES);
 
@@ -30,11 +28,9 @@ export async function startLoopTracing(
   env: Readonly<Record<string, string | undefined>>,
   version: string,
 ): Promise<LoopTracing | undefined> {
-  const settings = tracingSettings(env);
-  if (settings === undefined) return undefined;
-  const api = await import("@opentelemetry/api");
-  const provider: OwnedProvider = await createProvider(settings, version);
-  const tracer = provider.getTracer("hankweave.loops", version);
+  const session = await openTracer({ env, version, scope: "hankweave.loops" });
+  if (session === undefined) return undefined;
+  const { api, tracer } = session;
   let after = await lastSeq(store);
   return {
     poll: async () => {
@@ -49,7 +45,7 @@ export async function startLoopTracing(
         if (events.length < 500) return;
       }
     },
-    close: () => provider.shutdown().catch(() => undefined),
+    close: () => session.close(),
   };
 }
 
