@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import {
   type OtlpReceiver,
   type ReceivedSpan,
@@ -15,6 +17,8 @@ import { CODER, chain, mark, REVIEWER, sandbox } from "../workflows/support.ts";
  * step execution under it, and its run's tree (run → codon → attempt → model turn) nested under it,
  * through the real OTLP exporter to the test kit's receiver, transient and durable alike.
  */
+
+const CHILD = fileURLToPath(new URL("./otel-modules-child.ts", import.meta.url));
 
 const CONVERSATION = chain([mark("c1"), mark("r1"), mark("c2"), mark("r2")], "LGTM");
 
@@ -104,5 +108,18 @@ describe("OpenTelemetry traces of loop()", () => {
     assert.equal(root.attributes["hankweave.loop.durable"], true);
     assert.equal(childrenOf(spans, root).filter((span) => span.name.startsWith("step ")).length, 4);
     assert.equal(new Set(spans.map((span) => span.traceId)).size, 1);
+  });
+
+  it("off loads nothing: a loop() without OTEL_* variables imports no OpenTelemetry module", () => {
+    const loaded = (env: Record<string, string>) =>
+      Number(
+        execFileSync(process.execPath, ["--import", "tsx", CHILD, JSON.stringify(env)], {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH ?? "" },
+        }).trim(),
+      );
+    assert.equal(loaded({}), 0);
+    // The same count, tracing on, is not zero: the check sees what it looks for.
+    assert.ok(loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }) > 0);
   });
 });
