@@ -10,7 +10,7 @@ import {
   TerminalCauseSchema,
 } from "./loop-records.ts";
 import { TERMINAL_STATES } from "./loop-run-states.ts";
-import { GENERATION_STATES, LIVE_MOVES, TRIGGER_KINDS } from "./loop-words.ts";
+import { GENERATION_STATES, HOOK_ANSWERS, HOOK_NAMES, LIVE_MOVES, TRIGGER_KINDS } from "./loop-words.ts";
 
 /**
  * The Loops event log: every entry the daemon's store appends for a run, one schema per kind. Writers
@@ -64,6 +64,17 @@ const LOOP_EVENT_DATA = {
     gates: list(GateVerdictSchema),
     hash: z.string().nullable(),
     tokens: z.number().nullable(),
+  }),
+  /**
+   * A hook of the contract ran (an absent hook runs nothing and is not logged): for which generation
+   * (the number it would get, for a `generation_pre`), when it started (the entry's `at` is its end)
+   * and how it answered. Its message is not logged here: the run's end says why it stopped.
+   */
+  "hook.ran": z.object({
+    hook: z.enum(HOOK_NAMES),
+    generation: z.number(),
+    startedAt: z.string(),
+    answer: z.enum(HOOK_ANSWERS),
   }),
   /** The items a fanned-out run works on, fixed for its whole life. */
   "fan_out.items": z.object({ items: list(WatchItemSchema) }),

@@ -35,6 +35,14 @@ export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 export const GATE_VERDICTS = ["pass", "revise", "blocked", "error", "approval"] as const;
 export type GateVerdictKind = (typeof GATE_VERDICTS)[number];
 
+/** The hooks a Loop's contract may name: before a generation is numbered, before its gates run. */
+export const HOOK_NAMES = ["generation_pre", "gate_pre"] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
+/** A hook's answer: exit 0 allows, 1-125 denies, anything else (a crash, a timeout) is an error. */
+export const HOOK_ANSWERS = ["allow", "deny", "error"] as const;
+export type HookAnswerKind = (typeof HOOK_ANSWERS)[number];
+
 /** The state of one generation's record: the body's end, or still running. */
 export const GENERATION_STATES = [
   "running",

@@ -40,7 +40,18 @@ export interface DriverDeps {
    * the daemon's (where its token is).
    */
   readonly privateDirs?: readonly string[];
+  /** Told of what operators count (the daemon's `/metrics`); called after the store recorded it. */
+  readonly notice?: (notice: DriverNotice) => void;
 }
+
+/**
+ * What a driver tells its daemon's counters: it took over a lease another driver left behind (that
+ * driver's process is `dead`, or its lease `expired`), or it parked a run for a human
+ * (`needs-approval`), with the reason (`budget_escalated`, `human_gate`, `interrupted`).
+ */
+export type DriverNotice =
+  | { readonly kind: "lease-taken-over"; readonly loopId: string; readonly from: "dead" | "expired" }
+  | { readonly kind: "escalated"; readonly loopId: string; readonly reason: Via };
 
 /** `host:pid:nonce`: a driver on this host whose process is gone is dead, and its lease can be taken. */
 export function driverOwner(nonce: string): string {
@@ -116,6 +127,7 @@ export async function moveRun(
     ...(notify && { effects: [{ deliveryId: `${run.id}:${run.meters.generations}:${to}:${via}`, payload }] }),
   });
   deps.report?.(`run ${run.id}: ${run.state} -> ${to} (${via})`);
+  if (to === "needs-approval") deps.notice?.({ kind: "escalated", loopId: run.loopId, reason: via });
   if (notify) await dispatchEffects(deps, moved);
   return moved;
 }

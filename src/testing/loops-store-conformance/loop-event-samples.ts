@@ -28,6 +28,7 @@ export const LOOP_EVENT_SAMPLES: { readonly [T in LoopEventType]: LoopEventDataI
     expected: "ab12",
     found: "missing",
   },
+  "hook.ran": { hook: "gate_pre", generation: 2, startedAt: "2026-01-02T03:04:05.000Z", answer: "deny" },
   "generation.started": { number: 2, key: "demo:manual:1:g2", inbox: [3, 4] },
   "generation.ended": {
     number: 2,
