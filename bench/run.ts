@@ -12,6 +12,7 @@ import { machineLine } from "./lib/machine.ts";
 import { type CaseRunner, createCaseRunner } from "./lib/run-case.ts";
 import type { Suite, SuiteContext } from "./lib/suite.ts";
 import { markdownTable } from "./lib/table.ts";
+import { agentShareSuite } from "./suites/agent-share.ts";
 import { checkpointSizeSuite } from "./suites/checkpoint-size.ts";
 import { cliToolsSuite } from "./suites/cli-tools.ts";
 import { codonOverhead } from "./suites/codon-overhead.ts";
@@ -44,6 +45,7 @@ const SUITES: readonly Suite[] = [
   webSuite,
   loopsDistributedSuite,
   tracingSuite,
+  agentShareSuite,
   loopsScaleSuite,
 ];
 

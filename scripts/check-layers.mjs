@@ -30,7 +30,7 @@ const ALLOWED = {
   observability: [...BOTTOM],
   runner: [...CORE, "sentinels", "bundle", "observability"],
   testing: [...CORE, "sentinels", "runner", "loops", "observability"],
-  workflows: [...CORE, "sentinels", "runner"],
+  workflows: [...CORE, "sentinels", "runner", "observability"],
   loops: [...CORE, "sentinels", "runner", "workflows"],
   server: [...CORE, "sentinels", "runner"],
   daemon: [...CORE, "sentinels", "runner", "workflows", "loops", "server", "observability"],

@@ -14,6 +14,8 @@ import ts from "typescript";
 const OUTPUT = /(\.d\.ts\.map|\.d\.ts|\.js\.map|\.js)$/;
 /** Written by scripts/bundle-cli.mjs and scripts/bundle-web.mjs, not by tsc: no source of their own. */
 const NOT_FROM_TSC = new Set(["cli/hankweave.js", "cli/hankweave.js.map", "web/app.js"]);
+/** The bin's chunks (scripts/bundle-cli.mjs replaces them at every build). */
+const CLI_CHUNK = /^cli[\\/]hankweave-chunk-[A-Z0-9]+\.js(\.map)?$/;
 
 /** Prunes `<root>/dist`; returns the removed paths, relative to dist/. */
 export function pruneStaleOutputs(root) {
@@ -25,7 +27,7 @@ export function pruneStaleOutputs(root) {
   const removed = [];
   for (const file of filesUnder(dist)) {
     const rel = relative(dist, file);
-    if (!OUTPUT.test(rel) || NOT_FROM_TSC.has(rel)) continue;
+    if (!OUTPUT.test(rel) || NOT_FROM_TSC.has(rel) || CLI_CHUNK.test(rel)) continue;
     if (stems.has(rel.replace(OUTPUT, ""))) continue;
     rmSync(file);
     removed.push(rel);

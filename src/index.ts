@@ -34,6 +34,7 @@ export type { CodonRecord, RunState } from "./journal/index.ts";
 export { readAll, readSince, readTail } from "./journal/index.ts";
 export type { RunCounts } from "./journal/run-counts.ts";
 export { type RunEnding, type RunView, RunViewFold, viewOf } from "./journal/run-view.ts";
+export type { TracingOptions } from "./observability/index.ts";
 export type { ExecutionHandle, ExecutionOptions, ExecutionResult } from "./runner/index.ts";
 export { loadValidatedHank, runExecution, startExecution } from "./runner/index.ts";
 

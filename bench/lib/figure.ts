@@ -66,3 +66,7 @@ export function fromSummary(spec: FigureSpec, summary: Summary): FigureLine {
 export function atMost(value: number): Target {
   return { op: "<=", value };
 }
+
+export function atLeast(value: number): Target {
+  return { op: ">=", value };
+}

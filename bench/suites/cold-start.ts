@@ -4,6 +4,7 @@ import { builtBin } from "../lib/built-bin.ts";
 import { childEnv } from "../lib/child-env.ts";
 import { atMost, type FigureLine, figure, type Target } from "../lib/figure.ts";
 import { type SpawnSpec, timeToExit, timeToStderrLine } from "../lib/spawn-timing.ts";
+import { summarize } from "../lib/stats.ts";
 import type { Suite } from "../lib/suite.ts";
 
 const BENCH = "cold-start";
@@ -66,6 +67,21 @@ export const coldStart: Suite = {
         figure(
           spec("first-codon-headless", atMost(500), "hankweave <hank> --headless, spawn to '> step-1:'"),
           firstCodon,
+        ),
+        // Issue 32's targets: the same starts as multiples of the bare node start of this run.
+        figure(
+          {
+            ...spec("validate-50-codons/x-node", atMost(2), "--validate median / node floor median"),
+            unit: "x",
+          },
+          [summarize(validate).median / summarize(floor).median],
+        ),
+        figure(
+          {
+            ...spec("first-codon-headless/x-node", atMost(3), "first codon median / node floor median"),
+            unit: "x",
+          },
+          [summarize(firstCodon).median / summarize(floor).median],
         ),
       );
     }

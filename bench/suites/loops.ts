@@ -143,7 +143,13 @@ async function boundary(
   const started: GenerationRecord = generation("bench", n, { startedAt: at });
   await store.putGeneration(token, started);
   await store.markRead("bench", token, [], n);
-  await store.appendEvent("bench", token, "generation.started", { number: n }, at);
+  await store.appendEvent(
+    "bench",
+    token,
+    "generation.started",
+    { number: n, key: started.key, inbox: [] },
+    at,
+  );
   // (the body and the gates run here)
   const gates: GateVerdict[] = [
     { gateId: "tests", verdict: "revise", blockerIds: [`B-${n}`], summary: "1 failing" },
@@ -156,7 +162,13 @@ async function boundary(
     facts: { number: n, body: { kind: "completed" }, gates, hash },
     endedAt: at,
   });
-  await store.appendEvent("bench", token, "generation.ended", { number: n, hash }, at);
+  await store.appendEvent(
+    "bench",
+    token,
+    "generation.ended",
+    { number: n, state: "completed", gates, hash, tokens: null },
+    at,
+  );
 }
 
 async function restartCost(path: string, runs: number): Promise<number[]> {

@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 // The `hankweave` binary: wires the process to runCli and nothing else.
+import * as nodeModule from "node:module";
 import { endDescendants } from "../runner/end-descendants.ts";
 import { fsFaultMessage } from "../util/fs-fault.ts";
 import { runCli } from "./run-cli.ts";
 import { readPackageVersion } from "./version.ts";
+
+// On Node 22.1 and later, V8 keeps the compiled code of the chunks each command loads on demand in
+// Node's on-disk compile cache, so the next start skips their compilation (NODE_DISABLE_COMPILE_CACHE=1
+// turns it off). Node 20 has no such cache: the call is absent there.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const output = (stream: NodeJS.WriteStream) => ({
   write: (text: string) => {

@@ -1,5 +1,7 @@
 import type { LoopStore } from "../loops/index.ts";
-import { type LoopFigures, readLoopFigures } from "./loop-metrics.ts";
+import type { DriverTallies, Tally } from "./driver-tallies.ts";
+import { LoopFiguresReader } from "./loop-figures-reader.ts";
+import type { LoopFigures } from "./loop-metrics.ts";
 
 /** What `GET /metrics` answers: the Prometheus text exposition format. */
 export interface MetricsPage {
@@ -7,7 +9,7 @@ export interface MetricsPage {
   readonly body: string;
 }
 
-/** Renders the daemon's metrics; each call reads the store afresh. */
+/** Renders the daemon's metrics; each call reads what changed in the store since the last one. */
 export type RenderMetrics = () => Promise<MetricsPage>;
 
 /**
@@ -15,15 +17,15 @@ export type RenderMetrics = () => Promise<MetricsPage>;
  * two daemons in one process do not mix). prom-client is imported on the first scrape, so a daemon that
  * is never scraped never loads it. Process metrics carry the `hankweave_daemon_` prefix.
  */
-export function daemonMetrics(store: LoopStore): RenderMetrics {
+export function daemonMetrics(store: LoopStore, tallies: DriverTallies): RenderMetrics {
   let ready: Promise<RenderMetrics> | undefined;
   return () => {
-    ready ??= buildRenderer(store);
+    ready ??= buildRenderer(new LoopFiguresReader(store), tallies);
     return ready.then((render) => render());
   };
 }
 
-async function buildRenderer(store: LoopStore): Promise<RenderMetrics> {
+async function buildRenderer(reader: LoopFiguresReader, tallies: DriverTallies): Promise<RenderMetrics> {
   const prom = await import("prom-client");
   const registry = new prom.Registry();
   prom.collectDefaultMetrics({ register: registry, prefix: "hankweave_daemon_" });
@@ -45,6 +47,18 @@ async function buildRenderer(store: LoopStore): Promise<RenderMetrics> {
     ]),
     blockers: gauge("hankweave_loop_gate_blockers", "Blocking issues reported by a loop's gates.", ["loop"]),
   };
+  const counter = (name: string, help: string, labelNames: string[]) =>
+    new prom.Counter({ name, help, labelNames, registers: [registry] });
+  const takeovers = counter(
+    "hankweave_loop_lease_takeovers_total",
+    "Leases this daemon took over from a driver that died or let its lease expire.",
+    ["loop", "from"],
+  );
+  const escalations = counter(
+    "hankweave_loop_escalations_total",
+    "Runs this daemon's drivers parked for a human (needs-approval), by reason.",
+    ["loop", "reason"],
+  );
   const storeRead = new prom.Histogram({
     name: "hankweave_store_read_seconds",
     help: "Time to read the Loops figures from the store, per scrape.",
@@ -53,10 +67,12 @@ async function buildRenderer(store: LoopStore): Promise<RenderMetrics> {
   });
   return async () => {
     const stop = storeRead.startTimer();
-    const figures = await readLoopFigures(store);
+    const figures = await reader.read();
     stop();
     for (const metric of Object.values(metrics)) metric.reset();
     setFigures(metrics, figures);
+    setTallies(takeovers, tallies.takeovers());
+    setTallies(escalations, tallies.escalations());
     return { contentType: registry.contentType, body: await registry.metrics() };
   };
 }
@@ -78,4 +94,13 @@ function setFigures(metrics: Gauges, figures: LoopFigures): void {
     const [loop = "", gate = "", verdict = ""] = key.split("\t");
     metrics.verdicts.set({ loop, gate, verdict }, count);
   }
+}
+
+/** A counter shows the tally as it stands: reset, then raised to it (never lowered between scrapes). */
+function setTallies(
+  metric: { reset(): void; inc(labels: Record<string, string>, value: number): void },
+  tallies: readonly Tally[],
+): void {
+  metric.reset();
+  for (const tally of tallies) metric.inc({ ...tally.labels }, tally.value);
 }

@@ -11,6 +11,7 @@ import {
 } from "../loops/index.ts";
 import type { Clock } from "../util/clock.ts";
 import { daemonMetrics } from "./daemon-metrics.ts";
+import { DriverTallies } from "./driver-tallies.ts";
 import { createApiServer } from "./http-api.ts";
 import { startLoopTracing } from "./loop-tracing.ts";
 import { RunPool } from "./run-pool.ts";
@@ -99,6 +100,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const newId = () => randomUUID().slice(0, 8);
   // No driver, so no body, gate or hook, ever holds the token in its environment.
   const env = withoutSecret(options.env, token);
+  const tallies = new DriverTallies();
   const deps = (): DriverDeps => ({
     store: options.store,
     clock: options.clock,
@@ -110,6 +112,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     privateDirs: [stateDirOf(options), dirname(options.dbPath)],
     ...(options.pollMs !== undefined && { pollMs: options.pollMs }),
     ...(options.leaseTtlMs !== undefined && { leaseTtlMs: options.leaseTtlMs }),
+    notice: tallies.notice,
   });
   const pool = new RunPool(options.store, deps, options.log, {
     ...(options.workers !== undefined && { workers: options.workers }),
@@ -128,7 +131,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limitConfig: options.limitConfig,
     ...(options.webAssetsDir !== undefined && { webAssetsDir: options.webAssetsDir }),
     starts: { home: options.home, clock: options.clock },
-    metrics: daemonMetrics(options.store),
+    metrics: daemonMetrics(options.store, tallies),
     ...(options.host !== undefined && { host: options.host }),
   });
   await new Promise<void>((resolve) =>

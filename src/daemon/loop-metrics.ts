@@ -1,9 +1,9 @@
-import type { GenerationRecord, LoopRunRecord, LoopStore } from "../loops/index.ts";
+import type { GenerationRecord, LoopRunRecord } from "../loops/index.ts";
 
 /**
- * The Loops figures `GET /metrics` exposes, read from the store at scrape time. The store is the truth:
- * a restarted daemon, or a second daemon on the same PostgreSQL store, reports the same numbers, and no
- * hook in the coordinator is needed. Pure folding over records; the daemon does the reading.
+ * The Loops figures `GET /metrics` exposes, from the store's records. The store is the truth: a
+ * restarted daemon, or a second daemon on the same PostgreSQL store, reports the same numbers. Pure
+ * folding over records; `LoopFiguresReader` does the reading.
  */
 export interface LoopFigures {
   /** Runs by state. */
@@ -20,9 +20,50 @@ export interface LoopFigures {
   readonly blockers: ReadonlyMap<string, number>;
 }
 
-export function foldLoopFigures(
-  runs: readonly { readonly run: LoopRunRecord; readonly generations: readonly GenerationRecord[] }[],
-): LoopFigures {
+/** One run's share of the figures: folded once, and kept as is once the run has ended. */
+export interface RunFigures {
+  readonly loopId: string;
+  readonly state: string;
+  readonly generationsByOutcome: ReadonlyMap<string, number>;
+  readonly tokens: number;
+  readonly costUsd: number;
+  readonly wallSeconds: number;
+  /** Per `gate verdict`, joined by a tab. */
+  readonly gateVerdicts: ReadonlyMap<string, number>;
+  readonly blockers: number;
+}
+
+export function foldRun(run: LoopRunRecord, generations: readonly GenerationRecord[]): RunFigures {
+  const byOutcome = new Map<string, number>();
+  const gateVerdicts = new Map<string, number>();
+  let tokens = 0;
+  let costUsd = 0;
+  let wallSeconds = 0;
+  let blockers = 0;
+  for (const generation of generations) {
+    add(byOutcome, generation.state, 1);
+    tokens += generation.tokens ?? 0;
+    costUsd += generation.costUsd ?? 0;
+    wallSeconds += wallSecondsOf(generation);
+    for (const gate of generation.facts?.gates ?? []) {
+      add(gateVerdicts, `${gate.gateId}\t${gate.verdict}`, 1);
+      blockers += gate.blockerIds.length;
+    }
+  }
+  return {
+    loopId: run.loopId,
+    state: run.state,
+    generationsByOutcome: byOutcome,
+    tokens,
+    costUsd,
+    wallSeconds,
+    gateVerdicts,
+    blockers,
+  };
+}
+
+/** The figures of every run, summed per state and per loop. */
+export function sumFigures(runs: Iterable<RunFigures>): LoopFigures {
   const figures = {
     runsByState: new Map<string, number>(),
     generations: new Map<string, Map<string, number>>(),
@@ -32,49 +73,27 @@ export function foldLoopFigures(
     gateVerdicts: new Map<string, number>(),
     blockers: new Map<string, number>(),
   };
-  for (const { run, generations } of runs) {
+  for (const run of runs) {
+    const loop = run.loopId;
     add(figures.runsByState, run.state, 1);
-    const byOutcome = figures.generations.get(run.loopId) ?? new Map<string, number>();
-    figures.generations.set(run.loopId, byOutcome);
-    for (const generation of generations) addGeneration(figures, run.loopId, byOutcome, generation);
+    const byOutcome = figures.generations.get(loop) ?? new Map<string, number>();
+    figures.generations.set(loop, byOutcome);
+    for (const [outcome, count] of run.generationsByOutcome) add(byOutcome, outcome, count);
+    add(figures.tokens, loop, run.tokens);
+    add(figures.costUsd, loop, run.costUsd);
+    add(figures.wallSeconds, loop, run.wallSeconds);
+    add(figures.blockers, loop, run.blockers);
+    for (const [key, count] of run.gateVerdicts) add(figures.gateVerdicts, `${loop}\t${key}`, count);
   }
   return figures;
 }
 
-function addGeneration(
-  figures: {
-    tokens: Map<string, number>;
-    costUsd: Map<string, number>;
-    wallSeconds: Map<string, number>;
-    gateVerdicts: Map<string, number>;
-    blockers: Map<string, number>;
-  },
-  loopId: string,
-  byOutcome: Map<string, number>,
-  generation: GenerationRecord,
-): void {
-  add(byOutcome, generation.state, 1);
-  add(figures.tokens, loopId, generation.tokens ?? 0);
-  add(figures.costUsd, loopId, generation.costUsd ?? 0);
-  if (generation.endedAt !== null) {
-    const ms = Date.parse(generation.endedAt) - Date.parse(generation.startedAt);
-    if (Number.isFinite(ms) && ms >= 0) add(figures.wallSeconds, loopId, ms / 1000);
-  }
-  for (const gate of generation.facts?.gates ?? []) {
-    add(figures.gateVerdicts, `${loopId}\t${gate.gateId}\t${gate.verdict}`, 1);
-    add(figures.blockers, loopId, gate.blockerIds.length);
-  }
+function wallSecondsOf(generation: GenerationRecord): number {
+  if (generation.endedAt === null) return 0;
+  const ms = Date.parse(generation.endedAt) - Date.parse(generation.startedAt);
+  return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : 0;
 }
 
 function add(map: Map<string, number>, key: string, by: number): void {
   map.set(key, (map.get(key) ?? 0) + by);
-}
-
-/** Reads every run (up to `limit`) and its generations. */
-export async function readLoopFigures(store: LoopStore, limit = 10_000): Promise<LoopFigures> {
-  const runs = await store.listRuns({ limit });
-  const withGenerations = await Promise.all(
-    runs.map(async (run) => ({ run, generations: await store.generations(run.id) })),
-  );
-  return foldLoopFigures(withGenerations);
 }

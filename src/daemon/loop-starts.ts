@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { ParsedRequest } from "../events/daemon-route-types.ts";
 import { formatJsonPath } from "../hank/issues.ts";
 import {
-  type AdmissionReport,
   admissionReport,
   admitRun,
   bodyFacts,
@@ -10,7 +10,7 @@ import {
   loadDefinition,
 } from "../loops/index.ts";
 import type { Clock } from "../util/clock.ts";
-import type { StartForm } from "./start-form.ts";
+import type { Reply } from "./api-types.ts";
 
 /**
  * The catalog's two actions on a registered Loop, for the HTTP API: lint its definition (validation
@@ -26,23 +26,7 @@ export interface StartDeps {
   readonly limitConfig: LimitConfig;
 }
 
-export type LintAnswer =
-  | { readonly status: 404; readonly body: { readonly error: string } }
-  | {
-      readonly status: 200;
-      readonly body: {
-        readonly loopId: string;
-        readonly file: string;
-        readonly issues: readonly {
-          readonly path: string;
-          readonly message: string;
-          readonly hint: string;
-        }[];
-        readonly report: AdmissionReport | null;
-      };
-    };
-
-export async function lintRegistered(store: LoopStore, loopId: string): Promise<LintAnswer> {
+export async function lintRegistered(store: LoopStore, loopId: string): Promise<Reply<"lintLoop">> {
   const loop = (await store.registeredLoops()).find((registered) => registered.loopId === loopId);
   if (loop === undefined) return { status: 404, body: { error: `no registered loop ${loopId}` } };
   const loaded = loadDefinition(loop.file);
@@ -65,8 +49,8 @@ export async function lintRegistered(store: LoopStore, loopId: string): Promise<
 export async function startRegistered(
   deps: StartDeps,
   loopId: string,
-  form: StartForm,
-): Promise<{ readonly status: number; readonly body: Record<string, unknown> }> {
+  form: ParsedRequest<"startRun">["body"],
+): Promise<Reply<"startRun">> {
   const loop = (await deps.store.registeredLoops()).find((registered) => registered.loopId === loopId);
   if (loop === undefined) return { status: 404, body: { error: `no registered loop ${loopId}` } };
   const loaded = loadDefinition(loop.file);
@@ -80,7 +64,11 @@ export async function startRegistered(
     clock: deps.clock,
     newId: () => `${loopId}-${randomUUID().slice(0, 8)}`,
     trigger: "manual",
-    ...form,
+    // An empty key is no key: the run gets one derived from its admission time.
+    ...(form.idempotencyKey !== undefined &&
+      form.idempotencyKey !== "" && { idempotencyKey: form.idempotencyKey }),
+    ...(form.admitAnyway !== undefined && { admitAnyway: form.admitAnyway }),
+    ...(form.set !== undefined && { overrides: form.set }),
     limitConfig: deps.limitConfig,
   });
   if (outcome.kind === "refused") {
@@ -95,12 +83,7 @@ export async function startRegistered(
       },
     };
   }
-  return {
-    status: outcome.kind === "admitted" ? 201 : 200,
-    body: {
-      outcome: outcome.kind,
-      run: outcome.run,
-      ...(outcome.kind === "admitted" && { notices: outcome.notices, clamped: outcome.clamped }),
-    },
-  };
+  if (outcome.kind === "duplicate") return { status: 200, body: { outcome: "duplicate", run: outcome.run } };
+  const { run, notices, clamped } = outcome;
+  return { status: 201, body: { outcome: "admitted", run, notices, clamped } };
 }

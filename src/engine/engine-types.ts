@@ -6,9 +6,9 @@ import type { FailureReason } from "../harness/failure-reason.ts";
 import type { HarnessRegistry, ToolSettings } from "../harness/harness.ts";
 import type { ExecutionPlan, PlannedCodon } from "../plan/index.ts";
 import type { Clock } from "../util/clock.ts";
-import type { EventSink } from "./event-sink.ts";
-import type { LoopStopPredicate } from "./loop-stop-predicate.ts";
-import type { RunControl } from "./run-control.ts";
+import type { LoopStopPredicate } from "./loop/loop-stop-predicate.ts";
+import type { EventSink } from "./run/event-sink.ts";
+import type { RunControl } from "./run/run-control.ts";
 
 /** Run-wide settings that come from the command line or the library caller. */
 export interface EngineOptions {

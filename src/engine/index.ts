@@ -4,8 +4,8 @@
  */
 export type { Clock, TimerHandle } from "../util/clock.ts";
 export { sleep, systemClock } from "../util/clock.ts";
-export type { CodonResult, CodonUsage } from "./codon-result.ts";
-export { RESULT_TEXT_LIMIT } from "./codon-result.ts";
+export type { CodonResult, CodonUsage } from "./codon/codon-result.ts";
+export { RESULT_TEXT_LIMIT } from "./codon/codon-result.ts";
 export type {
   CodonContext,
   EngineDeps,
@@ -17,15 +17,15 @@ export type {
   SentinelHost,
   SentinelLoad,
 } from "./engine-types.ts";
-export type { EventDraftOf, EventListener, EventSink, EventStore } from "./event-sink.ts";
-export { createEventSink } from "./event-sink.ts";
 export type {
   LoopStopContext,
   LoopStopPredicate,
   LoopStopVerdict,
-} from "./loop-stop-predicate.ts";
+} from "./loop/loop-stop-predicate.ts";
 export * from "./rollback/index.ts";
-export type { InboxCommand, RunCommand } from "./run-control.ts";
-export { RunControl } from "./run-control.ts";
-export { runHank } from "./run-hank.ts";
-export { sessionModelOf } from "./session-model.ts";
+export type { EventDraftOf, EventListener, EventSink, EventStore } from "./run/event-sink.ts";
+export { createEventSink } from "./run/event-sink.ts";
+export type { InboxCommand, RunCommand } from "./run/run-control.ts";
+export { RunControl } from "./run/run-control.ts";
+export { runHank } from "./run/run-hank.ts";
+export { sessionModelOf } from "./session/session-model.ts";

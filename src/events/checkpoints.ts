@@ -1,15 +1,13 @@
-import { z } from "zod";
-
 /**
- * The checkpoint vocabulary, once: the types a checkpoint is recorded with, the types a rollback may
+ * The checkpoint vocabulary, once (plain values, no schema: the CLI's argument parser reads it before
+ * anything loads zod; the payload schema is `CheckpointType` in `payloads-server-state.ts`): the types a checkpoint is recorded with, the types a rollback may
  * name, which of them undo their own codon, and the branch a run's checkpoints line up on. The
  * checkpoint store, the journal reducer, the rollback planner, the protocol and the CLI all read it.
  */
 
 /** A codon gets a `rig-setup` checkpoint when it has a rig, and one of the others when an attempt ends. */
 export const CHECKPOINT_TYPES = ["rig-setup", "completed", "error", "skipped"] as const;
-export const CheckpointType = z.enum(CHECKPOINT_TYPES);
-export type CheckpointType = z.infer<typeof CheckpointType>;
+export type CheckpointType = (typeof CHECKPOINT_TYPES)[number];
 
 /**
  * The types a rollback to a codon may name: the recorded ones, plus `start` (the state before the

@@ -53,6 +53,13 @@ export const ActiveCodonStatus = z.enum([
 ]);
 export type ActiveCodonStatus = z.infer<typeof ActiveCodonStatus>;
 
+const CODON_STATUS_SET: ReadonlySet<string> = new Set(CODON_STATUSES);
+
+/** Whether a value is a codon status: a set lookup, for the reducer's hot path (no schema parse). */
+export function isCodonStatus(value: unknown): value is CodonStatus {
+  return typeof value === "string" && CODON_STATUS_SET.has(value);
+}
+
 export function isTerminalCodonStatus(status: CodonStatus): boolean {
   return status === "completed" || status === "failed" || status === "skipped";
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHECKPOINT_TYPES } from "./checkpoints.ts";
 import {
   ActiveCodonStatus,
   BudgetExceeded,
@@ -142,9 +143,8 @@ export const ErrorData = z.strictObject({
   code: z.string().optional(),
 });
 
-import { CheckpointType } from "./checkpoints.ts";
-
-export { CheckpointType };
+export const CheckpointType = z.enum(CHECKPOINT_TYPES);
+export type CheckpointType = z.infer<typeof CheckpointType>;
 
 export const CheckpointListData = z.strictObject({
   runId: z.string(),

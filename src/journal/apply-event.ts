@@ -1,6 +1,11 @@
 import { undoesItsCodon } from "../events/checkpoints.ts";
 import type { DataOf, EventOf, JournaledEvent } from "../events/events.ts";
-import { type ActiveCodonStatus, CodonStatus, isTerminalCodonStatus } from "../events/payloads-common.ts";
+import {
+  type ActiveCodonStatus,
+  type CodonStatus,
+  isCodonStatus,
+  isTerminalCodonStatus,
+} from "../events/payloads-common.ts";
 import {
   type CodonRecord,
   emptyCodonRecord,
@@ -115,8 +120,8 @@ function onTransition(draft: RunStateDraft, event: EventOf<"state.transition">):
     return;
   }
   if (data.transitionType === "CodonTransitioned" && data.codonId !== undefined) {
-    const status = CodonStatus.safeParse(data.transition.data.status);
-    if (status.success) onCodonTransitioned(draft, data.codonId, status.data, event.timestamp);
+    const { status } = data.transition.data;
+    if (isCodonStatus(status)) onCodonTransitioned(draft, data.codonId, status, event.timestamp);
   }
 }
 

@@ -32,6 +32,17 @@ export function costNote(source: CostSource): string {
   return "";
 }
 
+/**
+ * What faces say for a run's tokens when no agent reported any usage (`costSource` "none": no
+ * `token.usage` was journaled): unknown is not zero, so no face prints "0 in, 0 out" for it.
+ */
+export const TOKENS_NOT_REPORTED = "not reported by the agent";
+
+/** Whether the run's token totals are known: some agent reported usage. */
+export function tokensReported(source: CostSource): boolean {
+  return source !== "none";
+}
+
 /** A run's outcome as a title: `Run completed`, `Run interrupted`. */
 export const OUTCOME_TITLES: Readonly<Record<RunOutcome, string>> = {
   completed: "Run completed",

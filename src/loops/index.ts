@@ -10,7 +10,13 @@ export { bodyFacts } from "./coordinator/body-facts.ts";
 export { parkHint, refusalNow } from "./coordinator/command-effects.ts";
 export { TAMPER_EVENT } from "./coordinator/contract-guard.ts";
 export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";
-export { type DriverDeps, dispatchEffects, driverOwner, isOwnerDead } from "./coordinator/driver-context.ts";
+export {
+  type DriverDeps,
+  type DriverNotice,
+  dispatchEffects,
+  driverOwner,
+  isOwnerDead,
+} from "./coordinator/driver-context.ts";
 export { DRIVER_ONLY_ENV, withoutSecret } from "./coordinator/loop-env.ts";
 export { removePinned, type Tamper } from "./coordinator/pin-files.ts";
 export { executionDirOf, workspaceOf } from "./coordinator/run-body.ts";

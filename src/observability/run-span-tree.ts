@@ -1,15 +1,16 @@
 import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
 import type { EventOf, JournaledEvent } from "../events/events.ts";
+import type { OtelApi } from "./open-tracer.ts";
 import { ATTR, genAiSystemOf } from "./span-names.ts";
 import type { TraceRoot } from "./trace-root.ts";
-
-/** The `@opentelemetry/api` module, passed in so that this file never loads it by itself. */
-export type OtelApi = typeof import("@opentelemetry/api");
 
 export interface RunSpanTreeOptions {
   readonly api: OtelApi;
   readonly tracer: Tracer;
-  readonly executionPath: string;
+  /** The execution directory, when the run has one (a transient `loop()` has none). */
+  readonly executionPath?: string;
+  /** The parent of the run spans, when the run is part of larger work: it wins over the execution's trace. */
+  readonly parent?: Context;
   /** The execution's trace, when its journal already had a first record (a resumed execution). */
   readonly root: TraceRoot | undefined;
   /** Derives the trace from the first record of a new execution's journal. */
@@ -92,7 +93,7 @@ export class RunSpanTree {
     if (transitionType === "RunStarted") {
       this.endAll(at);
       const span = this.start("hankweave.run", this.rootContext(), at, {
-        [ATTR.executionPath]: this.options.executionPath,
+        ...(this.options.executionPath !== undefined && { [ATTR.executionPath]: this.options.executionPath }),
         ...(runId !== undefined && { [ATTR.runId]: runId }),
       });
       this.run = { span, context: this.options.api.trace.setSpan(this.rootContext(), span) };
@@ -277,9 +278,13 @@ export class RunSpanTree {
     span.setStatus({ code: this.options.api.SpanStatusCode.ERROR, message });
   }
 
-  /** The execution's virtual root as a remote parent, so every run of the execution shares its trace. */
+  /**
+   * The given parent; else the execution's virtual root as a remote parent, so every run of the
+   * execution shares its trace.
+   */
   private rootContext(): Context {
-    const { api } = this.options;
+    const { api, parent } = this.options;
+    if (parent !== undefined) return parent;
     if (this.root === undefined) return api.ROOT_CONTEXT;
     return api.trace.setSpanContext(api.ROOT_CONTEXT, {
       traceId: this.root.traceId,

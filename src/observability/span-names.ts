@@ -12,6 +12,7 @@ export const ATTR = {
   genAiOutputTokens: "gen_ai.usage.output_tokens",
   genAiToolName: "gen_ai.tool.name",
   genAiToolCallId: "gen_ai.tool.call.id",
+  genAiAgentName: "gen_ai.agent.name",
   runId: "hankweave.run.id",
   runOutcome: "hankweave.run.outcome",
   executionPath: "hankweave.execution.path",
@@ -33,6 +34,12 @@ export const ATTR = {
   loopIteration: "hankweave.loop.iteration",
   loopFinal: "hankweave.loop.final",
   loopEndCause: "hankweave.loop.end_cause",
+  loopIterations: "hankweave.loop.iterations",
+  loopConverged: "hankweave.loop.converged",
+  loopMaxIterations: "hankweave.loop.max_iterations",
+  loopDurable: "hankweave.loop.durable",
+  loopSteps: "hankweave.loop.steps",
+  loopStep: "hankweave.loop.step",
   tokens: "hankweave.tokens",
 } as const;
 

@@ -1,9 +1,10 @@
 import type { TerminateOn } from "../hank/schema/index.ts";
+import { firstVerdict } from "../util/stop-rule.ts";
 import type { LoopPlacement, PlannedCodon } from "./execution-plan.ts";
 import type { HankLoopEndCause, LoopTerminationReason } from "./loop-end-cause.ts";
 import { eventTerminationReason } from "./loop-end-cause.ts";
 import type { CodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";
-import { firstLoopStop, LOOP_STOP_RULES } from "./stop-rules.ts";
+import { LOOP_STOP_RULES } from "./stop-rules.ts";
 
 /** A planned codon that just finished. `terminateOn` is its loop's, required for loop codons. */
 export interface FinishedCodon {
@@ -100,7 +101,7 @@ export function decideAfterCodon(
   if (terminateOn === undefined) {
     throw new Error(`Loop codon "${entry.runtimeId}" needs its loop's terminateOn`);
   }
-  const stop = firstLoopStop(rules, { placement, finish, terminateOn });
+  const stop = firstVerdict(rules, { placement, finish, terminateOn });
   if (stop !== undefined) return loopEnds(entry.runtimeId, placement, stop);
   if (finish.kind === "context-exceeded") return contextFailure(entry.runtimeId);
   if (finish.kind === "failed") return { kind: "halt", runtimeId: entry.runtimeId };

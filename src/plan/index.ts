@@ -29,7 +29,6 @@ export { loopOf, resolveCodon, terminateOnOf, unresolvedEntries } from "./resolv
 export type { BudgetScope, CodonFinish, LoopCodonFinish, LoopStop, LoopStopRule } from "./stop-rules.ts";
 export {
   carriesOn,
-  firstLoopStop,
   LOOP_STOP_RULES,
   stopOnBudget,
   stopOnContext,

@@ -1,4 +1,5 @@
 import type { TerminateOn } from "../hank/schema/index.ts";
+import type { StopRule } from "../util/stop-rule.ts";
 import type { LoopPlacement } from "./execution-plan.ts";
 import type { HankLoopEndCause } from "./loop-end-cause.ts";
 
@@ -43,8 +44,8 @@ export interface LoopStop {
   readonly ruleCause?: string;
 }
 
-/** One stop condition. Returns a stop when it fires, undefined otherwise. Rules are tried in order. */
-export type LoopStopRule = (input: LoopCodonFinish) => LoopStop | undefined;
+/** One stop condition of a hank loop, in the one stop-rule shape (`util/stop-rule.ts`). */
+export type LoopStopRule = StopRule<LoopCodonFinish, LoopStop>;
 
 /**
  * A loop or hank budget ran out at this codon, whatever its position and whether the codon completed
@@ -112,12 +113,3 @@ export const LOOP_STOP_RULES: readonly LoopStopRule[] = [
   stopOnFailure,
   stopOnIterationLimit,
 ];
-
-/** The first rule that fires, or undefined when the loop goes on. */
-export function firstLoopStop(rules: readonly LoopStopRule[], input: LoopCodonFinish): LoopStop | undefined {
-  for (const rule of rules) {
-    const stop = rule(input);
-    if (stop !== undefined) return stop;
-  }
-  return undefined;
-}

@@ -29,7 +29,7 @@ export {
 export type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
 export type { LoadedHank, LoadHankInput } from "./load-hank.ts";
 export { loadValidatedHank } from "./load-hank.ts";
-export { reopenUnfinishedLoops } from "./resume-point.ts";
+export { reopenUnfinishedLoops } from "./recovery/resume-point.ts";
 export type { AbandonOutcome, RollbackOutcome, RollbackRequest } from "./roll-back.ts";
 export {
   createRunChannels,

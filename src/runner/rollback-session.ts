@@ -6,9 +6,9 @@ import { JournalWriter, writeSnapshot } from "../journal/index.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import { archiveRestorer } from "./archive-restorer.ts";
-import { executionMarkEnv } from "./leftover-processes.ts";
 import { createLockFence, fencedCheckpointer, fencedStore, type LockFence } from "./lock-fence.ts";
-import { recoverCrash } from "./mark-crashed-run.ts";
+import { executionMarkEnv } from "./recovery/leftover-processes.ts";
+import { recoverCrash } from "./recovery/mark-crashed-run.ts";
 
 export interface RollbackSessionInput {
   readonly layout: ExecutionLayout;

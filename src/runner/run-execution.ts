@@ -12,7 +12,6 @@ import { acquireLock } from "../workspace/lock/index.ts";
 import { outputDirProblem } from "../workspace/outputs/index.ts";
 import type { ExecutionOptions, ExecutionResult } from "./execution-options.ts";
 import { faultResult, releaseLockQuietly } from "./fault-report.ts";
-import { executionMarkEnv } from "./leftover-processes.ts";
 import { loadCommands } from "./load-commands.ts";
 import { type LoadedHank, loadValidatedHank } from "./load-hank.ts";
 import {
@@ -23,6 +22,7 @@ import {
   lockNamesRun,
 } from "./lock-fence.ts";
 import { openExecution } from "./open-execution.ts";
+import { executionMarkEnv } from "./recovery/leftover-processes.ts";
 import { createRunChannels, drainBus, type RunChannels } from "./run-channels.ts";
 import { runLocked } from "./run-locked.ts";
 import { selfTestModels } from "./self-test.ts";

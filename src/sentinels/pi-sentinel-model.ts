@@ -1,5 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
-import { sessionModelOf } from "../engine/session-model.ts";
+import { sessionModelOf } from "../engine/session/session-model.ts";
 import type { ResolvedModel } from "../hank/models/index.ts";
 import { type EndpointLookup, endpointEnvPrefix, endpointFor } from "../harness/pi/endpoint-config.ts";
 import { buildPiModel, modelFacts, piModelList } from "../harness/pi/pi-model.ts";

@@ -1,6 +1,12 @@
 import type { RunOutcome } from "../events/run-outcome.ts";
 import type { DataOf } from "../journal/index.ts";
-import { costNote, countsText, leftUndoneText } from "../journal/run-words.ts";
+import {
+  costNote,
+  countsText,
+  leftUndoneText,
+  TOKENS_NOT_REPORTED,
+  tokensReported,
+} from "../journal/run-words.ts";
 import { count, dollars, seconds } from "./text.ts";
 import type { TuiState } from "./tui-model.ts";
 
@@ -20,7 +26,7 @@ export function summaryLines(
   const title = TITLES[outcome.kind];
   const lines = [
     `Codons     ${countsText(totals)}`,
-    `Tokens     ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out`,
+    `Tokens     ${tokensReported(totals.costSource) ? `${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out` : TOKENS_NOT_REPORTED}`,
     `Cost       ${dollars(totals.costUsd)}${costNote(totals.costSource)}`,
     `Time       ${outcome.durationMs === undefined ? "-" : seconds(outcome.durationMs)}`,
   ];

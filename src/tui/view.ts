@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { codonPositionText, countsText } from "../journal/run-words.ts";
+import { codonPositionText, countsText, tokensReported } from "../journal/run-words.ts";
 import { heartbeat } from "./heartbeat.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
@@ -132,9 +132,10 @@ export function createTuiView({ ink, react }: InkModules): (props: ViewProps) =>
 
   function totalsLine(props: ViewProps): ReactNode {
     const { totals } = props.state;
-    const text =
-      `Codons ${countsText(totals)}` +
-      `   Tokens ${count(totals.inputTokens)} in / ${count(totals.outputTokens)} out   Cost ${dollars(totals.costUsd)}`;
+    const tokens = tokensReported(totals.costSource)
+      ? `${count(totals.inputTokens)} in / ${count(totals.outputTokens)} out`
+      : "not reported";
+    const text = `Codons ${countsText(totals)}   Tokens ${tokens}   Cost ${dollars(totals.costUsd)}`;
     return line(props, oneLine(text, props.width), "muted");
   }
 

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
 import type { JournaledEvent } from "../events/index.ts";
 import type { JsonPath } from "../hank/issues.ts";
+import type { TracingOptions } from "../observability/index.ts";
 import type { Clock } from "../util/clock.ts";
 import { AGENT_FIELD_FIXES, AGENT_FIELDS, type Agent, AgentSchema } from "./agent.ts";
 import { type ArgumentIssue, issuesOf, WorkflowArgumentError } from "./workflow-argument-error.ts";
@@ -73,6 +74,7 @@ export interface CheckedLoopOptions {
   readonly durable?: { readonly dir: string };
   readonly model?: string;
   readonly clock?: Clock;
+  readonly tracing?: TracingOptions;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
@@ -104,6 +106,9 @@ const OptionsSchema = z.strictObject({
   durable: z.strictObject({ dir: z.string().min(1) }).optional(),
   model: z.string().trim().min(1).optional(),
   clock: z.custom<Clock>(isClock, "must be a Clock (now, setTimeout, clearTimeout)").optional(),
+  tracing: z
+    .custom<TracingOptions>((value) => typeof value === "object" && value !== null, "must be an object")
+    .optional(),
 });
 
 const FIXES: Readonly<Record<string, string>> = {
@@ -121,6 +126,7 @@ const FIXES: Readonly<Record<string, string>> = {
   durable: "Pass { dir: <directory> }.",
   model: "Pass a model id, or leave it out to use each agent's own.",
   clock: "Pass a Clock (systemClock() or a fake clock), or leave it out.",
+  tracing: "Pass { tracerProvider?, enabled?, parent? }, or leave it out.",
 };
 
 function fixOf(path: JsonPath): string {
@@ -160,6 +166,7 @@ export function checkLoopOptions(options: unknown, where = "loop()"): CheckedLoo
     ...(value.durable !== undefined && { durable: { dir: resolve(value.durable.dir) } }),
     ...(value.model !== undefined && { model: value.model }),
     ...(value.clock !== undefined && { clock: value.clock }),
+    ...(value.tracing !== undefined && { tracing: value.tracing }),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   type LoopResult,
 } from "./loop-options.ts";
 import { loopOutcome } from "./loop-outcome.ts";
+import { type LoopTrace, startLoopTrace } from "./loop-trace.ts";
 import { runDurable } from "./run-durable.ts";
 import { runTransient } from "./run-transient.ts";
 
@@ -27,10 +28,30 @@ export async function loop(options: LoopOptions): Promise<LoopResult> {
   return runLoop(checkLoopOptions(options, where), where);
 }
 
-/** A checked loop, run transient or durable, and its result read from the journal's view of the run. */
+/**
+ * A checked loop, run transient or durable, and its result read from the journal's view of the run;
+ * traced (the loop's span, its steps, its run's tree) when tracing is on.
+ */
 export async function runLoop(checked: CheckedLoopOptions, where: string): Promise<LoopResult> {
+  const trace = await startLoopTrace(checked);
+  let result: LoopResult | undefined;
+  try {
+    result = await runTraced(checked, where, trace);
+    return result;
+  } finally {
+    await trace?.end(result);
+  }
+}
+
+async function runTraced(
+  checked: CheckedLoopOptions,
+  where: string,
+  trace: LoopTrace | undefined,
+): Promise<LoopResult> {
   const run =
-    checked.durable === undefined ? await runTransient(checked, where) : await runDurable(checked, where);
+    checked.durable === undefined
+      ? await runTransient(checked, where, trace)
+      : await runDurable(checked, where, trace);
   return loopOutcome({
     loop: run.loop,
     ending: run.ending,

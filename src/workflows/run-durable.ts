@@ -6,6 +6,7 @@ import { executionLayout } from "../workspace/execution-layout.ts";
 import { sessionGroups } from "./loop-hank.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
 import { finalLoopReport, type LoopRunEnding } from "./loop-outcome.ts";
+import type { LoopTrace } from "./loop-trace.ts";
 import { prepareLoop } from "./prepare-loop.ts";
 import type { LoopRun } from "./run-transient.ts";
 import { relayFor } from "./step-relay.ts";
@@ -31,7 +32,11 @@ const REPORT_TAIL_EVENTS = 200;
  * run the journal shows as still running is marked crashed and its step `interrupted`, steps already
  * completed are never sent again, and the interrupted step runs again on the input stored for it.
  */
-export async function runDurable(options: CheckedLoopOptions, where: string): Promise<LoopRun> {
+export async function runDurable(
+  options: CheckedLoopOptions,
+  where: string,
+  trace: LoopTrace | undefined,
+): Promise<LoopRun> {
   const dir = options.durable?.dir;
   if (dir === undefined) throw new Error("runDurable: no durable directory");
   const hankDir = join(dir, DURABLE_HANK_DIR);
@@ -52,7 +57,8 @@ export async function runDurable(options: CheckedLoopOptions, where: string): Pr
     stopRules: [relay.rule],
     ...(options.lifetime === "workflow" && { continueOwnSession: sessionGroups(loop.steps) }),
     ...(loop.codonTools !== undefined && { codonTools: loop.codonTools }),
-    listeners: [relay.listener],
+    listeners: [relay.listener, ...(trace === undefined ? [] : [trace.listener])],
+    ...(trace !== undefined && { tracing: trace.tracing }),
     heldPrompts: files.held,
     runtime: { version: "library", argv: ["loop()"] },
   });

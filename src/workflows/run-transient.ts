@@ -4,16 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DataOf } from "../events/index.ts";
 import type { CommandConfig } from "../harness/command/index.ts";
-import { createHarnessRegistry, harnessFactories } from "../harness/index.ts";
+import { createHarnessRegistry, type HarnessRegistry, harnessFactories } from "../harness/index.ts";
 import { createUnkeptEventStore } from "../journal/index.ts";
+import { startRunTracing } from "../observability/index.ts";
 import type { EventListener } from "../runner/index.ts";
 import { createRunChannels, openRunSink, runWorkspace } from "../runner/index.ts";
 import { loadCommands } from "../runner/load-commands.ts";
 import { selfTestModels } from "../runner/self-test.ts";
-import { systemClock } from "../util/clock.ts";
+import { type Clock, systemClock } from "../util/clock.ts";
 import { type LoopHank, sessionGroups } from "./loop-hank.ts";
 import type { CheckedLoopOptions } from "./loop-options.ts";
 import type { LoopRunEnding } from "./loop-outcome.ts";
+import type { LoopTrace } from "./loop-trace.ts";
 import { type PreparedLoop, prepareLoop } from "./prepare-loop.ts";
 import { relayFor, type StepRelay } from "./step-relay.ts";
 
@@ -33,7 +35,11 @@ export interface LoopRun {
  * state live in a temp directory removed at the end. Throws only `WorkflowArgumentError` (before
  * anything runs).
  */
-export async function runTransient(options: CheckedLoopOptions, where: string): Promise<LoopRun> {
+export async function runTransient(
+  options: CheckedLoopOptions,
+  where: string,
+  trace: LoopTrace | undefined,
+): Promise<LoopRun> {
   const dir = mkdtempSync(join(tmpdir(), "hankweave-loop-"));
   try {
     const prepared = prepareLoop(options, join(dir, "hank"), false, where);
@@ -54,6 +60,7 @@ export async function runTransient(options: CheckedLoopOptions, where: string): 
       workspace,
       stateDir,
       commands: commands.config,
+      trace,
     });
     return { ...base, ending };
   } finally {
@@ -69,6 +76,7 @@ interface InMemoryRun {
   /** Where the harnesses keep their sessions (the scripted agent's, Claude's config, pi's files). */
   readonly stateDir: string;
   readonly commands: CommandConfig | undefined;
+  readonly trace: LoopTrace | undefined;
 }
 
 /** The runner's composition (sink, bus, inbox, engine) over a journal that keeps nothing. */
@@ -80,23 +88,14 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
   const reports: EventListener = (event) => {
     if (event.type === "loop.iteration.completed" && event.data.isFinal) finalReport = event.data;
   };
+  const tracing = await transientTracing(run.trace, options.env);
   // Nothing reads the events back: the run state, the relay and a synchronous `onEvent` take them live.
   const sink = openRunSink({
     store: createUnkeptEventStore(),
-    listeners: [relay.listener, reports],
+    listeners: [relay.listener, reports, ...tracing.listeners],
     channels,
   });
   if (options.onEvent !== undefined) channels.events.subscribe(options.onEvent, { name: "onEvent" });
-  const harnesses = createHarnessRegistry(
-    harnessFactories({
-      clock,
-      stateDir: run.stateDir,
-      ephemeral: true,
-      tempDir: tmpdir(),
-      newId: randomUUID,
-      ...(run.commands !== undefined && { commands: run.commands }),
-    }),
-  );
   const result = await runWorkspace({
     hank: prepared.report.hank,
     hankDir: prepared.files.hankDir,
@@ -113,10 +112,10 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
     clock,
     newId: randomUUID,
     sink,
-    harnesses,
+    harnesses: transientHarnesses(run, clock),
     channels,
     signal: options.signal ?? new AbortController().signal,
-  });
+  }).finally(() => tracing.close(new Date(clock.now())));
   await channels.events.close();
   return {
     kind: "ran",
@@ -125,4 +124,30 @@ async function runInMemory(run: InMemoryRun): Promise<LoopRunEnding> {
     state: sink.state(),
     ...(finalReport !== undefined && { finalReport }),
   };
+}
+
+function transientHarnesses(run: InMemoryRun, clock: Clock): HarnessRegistry {
+  return createHarnessRegistry(
+    harnessFactories({
+      clock,
+      stateDir: run.stateDir,
+      ephemeral: true,
+      tempDir: tmpdir(),
+      newId: randomUUID,
+      ...(run.commands !== undefined && { commands: run.commands }),
+    }),
+  );
+}
+
+/** A transient run is traced only under its loop's span: it has no execution, so no trace of its own. */
+async function transientTracing(
+  trace: LoopTrace | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ readonly listeners: EventListener[]; close(at: Date): Promise<void> }> {
+  const tracing =
+    trace === undefined
+      ? undefined
+      : await startRunTracing({ env, options: trace.tracing, version: "library" });
+  if (trace === undefined || tracing === undefined) return { listeners: [], close: async () => undefined };
+  return { listeners: [trace.listener, tracing.onEvent], close: (at) => tracing.close(at) };
 }

@@ -1,4 +1,5 @@
 import type { JournaledEvent } from "../events/index.ts";
+import type { TracingOptions } from "../observability/index.ts";
 import type { Clock } from "../util/clock.ts";
 
 /**
@@ -116,6 +117,11 @@ export interface WorkflowOptions {
   readonly model?: string;
   /** The runtime's clock (default: the system clock); tests pass a fake clock and never sleep. */
   readonly clock?: Clock;
+  /**
+   * OpenTelemetry tracing through the caller's own provider, or `{ enabled: true }`; without it the
+   * workflow is traced only when the `OTEL_*` variables of `env` ask for it (docs/observability.md).
+   */
+  readonly tracing?: TracingOptions;
 }
 
 /** How a workflow went: the last step's answer, every step, and the total spend. */

@@ -6,7 +6,7 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
-import { clearStaleGitLocks } from "../../src/runner/clear-stale-git-locks.ts";
+import { clearStaleGitLocks } from "../../src/runner/recovery/clear-stale-git-locks.ts";
 
 const [gitDir, workTree, runId] = process.argv.slice(2);
 if (gitDir === undefined || workTree === undefined || runId === undefined) {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { DEFAULT_IDENTITY, gitEnvironment } from "../../src/checkpoint/git/git-environment.ts";
 import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
-import { clearStaleGitLocks } from "../../src/runner/clear-stale-git-locks.ts";
+import { clearStaleGitLocks } from "../../src/runner/recovery/clear-stale-git-locks.ts";
 
 /**
  * Crash safety of the git store: a process killed (SIGKILL) at an arbitrary moment while it checkpoints

@@ -142,7 +142,7 @@ describe("a pinned contract is verified", { concurrency: 2 }, () => {
       assert.match(notice?.message ?? "", new RegExp(`Since run ${first.id}, .*gates/never\\.sh`));
       const admittedEvent = (await fx.store.events(0, second.id)).find((e) => e.type === "run.admitted");
       assert.deepEqual(
-        ((admittedEvent?.data.notices ?? []) as Array<{ code: string }>).map((n) => n.code),
+        (admittedEvent?.data.notices ?? []).map((n) => n.code),
         ["definition-changed"],
       );
     } finally {

@@ -38,7 +38,7 @@ async function outcome(fx: LoopFixture) {
   const end = await driveRun(admitted.run.id, fx.deps({ privateDirs: [fx.dir] }), { follow: true });
   const generations = await fx.store.generations(admitted.run.id);
   const precheck = (await fx.store.events(0, admitted.run.id)).find((e) => e.type === "run.precheck");
-  const precheckGates = (precheck?.data.gates ?? []) as Array<{ blockerIds: string[] }>;
+  const precheckGates = precheck?.data.gates ?? [];
   return {
     state: end.kind === "terminal" ? `${end.run.state}: ${end.run.cause}` : end.kind,
     precheck: precheckGates[0]?.blockerIds ?? [],

@@ -58,4 +58,21 @@ describe("loops verbs with --json: one object on stdout each", () => {
     const schema = await json(["schema"]);
     assert.equal(typeof schema.value.properties, "object");
   });
+
+  test("logs shows an entry this version does not know by its stored kind", async () => {
+    const ran = await json(["run", "done.loop.toml"]);
+    const runId = String(ran.value.run);
+    // A newer daemon sharing the store wrote a kind this version has no schema for.
+    const { default: Database } = await import("libsql");
+    const raw = new Database(db);
+    raw
+      .prepare("INSERT INTO loop_events (run_id, type, data, at) VALUES (?, ?, ?, ?)")
+      .run(runId, "run.teleported", '{"to":"mars"}', new Date().toISOString());
+    raw.close();
+    const env = { PATH: process.env.PATH, HOME: dir, HANKWEAVE_EXECUTIONS_DIR: join(dir, "executions") };
+    const text = await runLoops(["--db", db, "logs", runId], { cwd: EXAMPLES, env });
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /run\.teleported \(not known to this version\) {2}\{"to":"mars"\}/);
+    assert.match(text.stdout, /run\.admitted/);
+  });
 });

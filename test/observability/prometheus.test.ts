@@ -49,6 +49,9 @@ describe("Prometheus metrics of the daemon", {
       assert.match(text, /hankweave_loop_generations\{loop="[^"]+",outcome="completed"\} 2/);
       assert.match(text, /hankweave_loop_gate_verdicts\{loop="[^"]+",gate="check",verdict="pass"\} 1/);
       assert.match(text, /hankweave_loop_gate_verdicts\{loop="[^"]+",gate="check",verdict="revise"\} 1/);
+      // Nothing was taken over or escalated: the counters are declared, with no sample yet.
+      assert.match(text, /# TYPE hankweave_loop_lease_takeovers_total counter/);
+      assert.match(text, /# TYPE hankweave_loop_escalations_total counter/);
 
       const port = await freePort();
       prometheus = startPrometheus(scratch, port, new URL(daemon.url).host, daemon.token);

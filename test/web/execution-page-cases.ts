@@ -96,6 +96,11 @@ export function executionPageCases(browserOf: () => Browser): void {
           (await strip.getAttribute("aria-label")) ?? "",
           /^Timeline of 4 codon attempts over .*: 4 completed, 0 failed/,
         );
+        assert.equal(
+          await page.locator(".attempt-strip svg.tokens-line").getAttribute("aria-label"),
+          `Tokens over time: ${tokens} in and out.`,
+          "the tokens line ends at the run's total",
+        );
         await strip.focus();
         assert.equal(
           await page.locator(".attempt-strip svg[role=img]:focus").count(),

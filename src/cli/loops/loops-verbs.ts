@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import type { LoopEvent } from "../../events/loop-events.ts";
 import { formatJsonPath, type ValidationIssue } from "../../hank/issues.ts";
 import {
   admitRun,
@@ -177,10 +178,16 @@ export async function logsVerb(context: LoopsContext, runId: string): Promise<nu
     printJson(context, { run: runId, events });
     return 0;
   }
-  for (const event of events) {
-    context.print(`${event.at}  ${event.type}  ${JSON.stringify(event.data)}`);
-  }
+  for (const event of events) context.print(logLine(event));
   return 0;
+}
+
+/** One entry of `loops logs`: an entry this version does not know shows its stored kind, marked. */
+function logLine(event: LoopEvent): string {
+  if (event.type === "unrecognized") {
+    return `${event.at}  ${event.data.type} (not known to this version)  ${JSON.stringify(event.data.data)}`;
+  }
+  return `${event.at}  ${event.type}  ${JSON.stringify(event.data)}`;
 }
 
 export async function noteVerb(

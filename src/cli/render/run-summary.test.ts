@@ -19,6 +19,12 @@ function viewWith(state: RunState, costSource: CostSource, dataSourceChangedBy: 
 }
 
 describe("run summary and heartbeat lines", () => {
+  it("says the tokens are not reported when no agent reported usage, instead of 0 in, 0 out", () => {
+    const state = { ...stateWith([{ id: "a", status: "completed" }]), totals: initialRunState().totals };
+    const lines = renderRunSummary(viewWith(state, "none"), "completed", 1_000);
+    assert.equal(lines[1], "  Tokens:    not reported by the agent");
+  });
+
   it("formats durations from milliseconds to hours", () => {
     assert.deepEqual([850, 42_000, 65_000, 3_725_000].map(formatDuration), [
       "850ms",

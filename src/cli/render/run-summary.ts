@@ -1,7 +1,14 @@
 import type { RunOutcome } from "../../events/run-outcome.ts";
 import { isTerminalCodonStatus, type RunState } from "../../journal/index.ts";
 import type { CostSource, RunView } from "../../journal/run-view.ts";
-import { costNote, countsText, leftUndoneText, OUTCOME_TITLES } from "../../journal/run-words.ts";
+import {
+  costNote,
+  countsText,
+  leftUndoneText,
+  OUTCOME_TITLES,
+  TOKENS_NOT_REPORTED,
+  tokensReported,
+} from "../../journal/run-words.ts";
 import { groupThousands } from "../../util/group-thousands.ts";
 
 /**
@@ -38,7 +45,9 @@ export function renderRunSummary(view: RunView, outcome: RunOutcome, elapsedMs: 
       : "";
   return [
     `${headline(outcome)}: ${countsText(view.counts)}`,
-    `  Tokens:    ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out${cache}`,
+    tokensReported(view.costSource)
+      ? `  Tokens:    ${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out${cache}`
+      : `  Tokens:    ${TOKENS_NOT_REPORTED}`,
     `  Cost:      $${totals.cost.toFixed(4)}${costNote(view.costSource)}`,
     `  Elapsed:   ${formatDuration(elapsedMs)}`,
     ...undoneLine(view),

@@ -1,4 +1,10 @@
 import type { Kysely, Transaction } from "kysely";
+import {
+  decodeLoopEvent,
+  type LoopEventDataInput,
+  type LoopEventInput,
+  type LoopEventType,
+} from "../../events/loop-events.ts";
 import type {
   Effect,
   LoopCommand,
@@ -25,16 +31,10 @@ export class LogQueries {
     private readonly checkToken: TokenCheck,
   ) {}
 
-  protected async insertEvent(
-    trx: Db,
-    runId: string,
-    type: string,
-    data: Readonly<Record<string, unknown>>,
-    at: string,
-  ): Promise<number> {
+  protected async insertEvent(trx: Db, runId: string, event: LoopEventInput, at: string): Promise<number> {
     const row = await trx
       .insertInto("loop_events")
-      .values({ run_id: runId, type, data: JSON.stringify(data), at })
+      .values({ run_id: runId, type: event.type, data: JSON.stringify(event.data), at })
       .returning("seq")
       .executeTakeFirstOrThrow();
     return Number(row.seq);
@@ -61,16 +61,18 @@ export class LogQueries {
       .execute();
   }
 
-  async appendEvent(
+  async appendEvent<T extends LoopEventType>(
     runId: string,
     token: number,
-    type: string,
-    data: Readonly<Record<string, unknown>>,
+    type: T,
+    data: LoopEventDataInput<T>,
     at: string,
   ): Promise<number> {
+    // The pair was checked against each other by the caller's types; the union cannot say so itself.
+    const event = { type, data } as LoopEventInput;
     return this.db.transaction().execute(async (trx) => {
       await this.checkToken(trx, runId, token);
-      return this.insertEvent(trx, runId, type, data, at);
+      return this.insertEvent(trx, runId, event, at);
     });
   }
 
@@ -78,13 +80,15 @@ export class LogQueries {
     let query = this.db.selectFrom("loop_events").selectAll().where("seq", ">", afterSeq);
     if (runId !== undefined) query = query.where("run_id", "=", runId);
     const rows = await query.orderBy("seq").limit(limit).execute();
-    return rows.map((row) => ({
-      seq: Number(row.seq),
-      runId: row.run_id,
-      type: row.type,
-      data: JSON.parse(row.data),
-      at: row.at,
-    }));
+    return rows.map((row) =>
+      decodeLoopEvent({
+        seq: Number(row.seq),
+        runId: row.run_id,
+        type: row.type,
+        data: JSON.parse(row.data),
+        at: row.at,
+      }),
+    );
   }
 
   async addMessage(message: Omit<StoredMessage, "id" | "readByGeneration">): Promise<number> {
@@ -164,7 +168,7 @@ export class LogQueries {
         .where("id", "=", id)
         .where("run_id", "=", runId)
         .execute();
-      await this.insertEvent(trx, runId, "run.command", { id, outcome }, at);
+      await this.insertEvent(trx, runId, { type: "run.command", data: { id, outcome } }, at);
     });
   }
 

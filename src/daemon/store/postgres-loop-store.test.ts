@@ -57,8 +57,11 @@ if (server.ok) {
         // An expired lease taken over by another daemon fences the first holder's writes.
         const token = (await first.acquireLease("r0", "late", 20_000, 10_000)) ?? 0;
         const older = token - 1;
-        await assert.rejects(first.appendEvent("r0", older, "x", {}, T0), LeaseLostError);
-        await first.appendEvent("r0", token, "x", {}, T0);
+        await assert.rejects(
+          first.appendEvent("r0", older, "watch.disarmed", { why: "fenced" }, T0),
+          LeaseLostError,
+        );
+        await first.appendEvent("r0", token, "watch.disarmed", { why: "current" }, T0);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
       }

@@ -80,20 +80,17 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
           message: `Loop ${run.loopId} already has a live run (${live.id}, ${live.state}) and its concurrency is forbid. Stop it, or set trigger.concurrency = "queue".`,
         };
       }
-      const state = live !== undefined && options.concurrency === "queue" ? "queued" : options.initial;
+      const state: RunStateName =
+        live !== undefined && options.concurrency === "queue" ? "queued" : options.initial;
       checkEdge("new", state, state === "queued" ? "deferred" : state === "watching" ? "armed" : "admitted");
       await trx
         .insertInto("loop_runs")
         .values(runToRow(run, state, run.createdAt))
         .execute();
-      await this.insertEvent(
-        trx,
-        run.id,
-        "run.admitted",
-        // What admission warned about (brakes in reach, a changed definition) is journaled with it.
-        { state, key: run.key, trigger: run.trigger, notices: run.contract.notices ?? [] },
-        run.createdAt,
-      );
+      // What admission warned about (brakes in reach, a changed definition) is journaled with it.
+      const notices = run.contract.notices ?? [];
+      const data = { state, key: run.key, trigger: run.trigger, notices };
+      await this.insertEvent(trx, run.id, { type: "run.admitted", data }, run.createdAt);
       const stored = await selectRun(trx).where("id", "=", run.id).executeTakeFirstOrThrow();
       return { kind: "admitted", run: runFromRow(stored) };
     });
@@ -183,15 +180,9 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
         })
         .where("id", "=", runId)
         .execute();
-      await this.insertEvent(
-        trx,
-        runId,
-        "run.state",
-        { from: change.from, to: change.to, via: change.via },
-        change.at,
-      );
-      for (const event of change.events ?? [])
-        await this.insertEvent(trx, runId, event.type, event.data, change.at);
+      const moved = { from: change.from, to: change.to, via: change.via };
+      await this.insertEvent(trx, runId, { type: "run.state", data: moved }, change.at);
+      for (const event of change.events ?? []) await this.insertEvent(trx, runId, event, change.at);
       for (const effect of change.effects ?? []) await this.insertEffect(trx, runId, effect, change.at);
       if (change.cursor !== undefined) await this.upsertCursor(trx, change.cursor);
       if (terminal) await this.promoteQueued(trx, row.loop_id, change.at);
@@ -223,7 +214,8 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
       .set({ state: "running", state_since: at })
       .where("id", "=", next.id)
       .execute();
-    await this.insertEvent(trx, next.id, "run.state", { from: "queued", to: "running", via: "promoted" }, at);
+    const promoted = { from: "queued", to: "running", via: "promoted" } as const;
+    await this.insertEvent(trx, next.id, { type: "run.state", data: promoted }, at);
   }
 
   async updateMeters(

@@ -29,6 +29,8 @@ export interface DollarPool {
   readonly shares: Readonly<Record<string, number>>;
   /** Siblings in plan order, exactly one `current`; `settled` ones come before them. */
   readonly children: readonly BudgetChild[];
+  /** Whose pool it is: a trip of one of its terms ends that scope. */
+  readonly scope: "loop" | "hank";
   /** Prefix for source labels ("loop review "), empty for the hank. */
   readonly label: string;
   /**
@@ -76,18 +78,20 @@ export function allocateChild(pool: DollarPool): ResolvedLimit {
   );
   const remaining = remainingUsd(pool.maxDollars, spent);
   const own = current.kind === "loop" ? current.spentDollars : 0;
-  const lifetime = lifetimeTerms(pool, current).map((t) => ({
-    limit: remainingUsd(t.limit, own),
-    source: t.source,
-  }));
+  const lifetime = lifetimeTerms(pool, current).map((t) => ({ ...t, limit: remainingUsd(t.limit, own) }));
   const remainingSource = pool.allocation === "shared" ? "shared pool" : "remaining";
-  return lowest([...lifetime, { limit: remaining, source: `${pool.label}${remainingSource}` }]);
+  return lowest([
+    ...lifetime,
+    { limit: remaining, scope: pool.scope, source: `${pool.label}${remainingSource}` },
+  ]);
 }
 
 /** The terms that bound the child's allocation over its whole life; the lowest one wins. */
 function lifetimeTerms(pool: DollarPool, current: BudgetChild): ResolvedLimit[] {
-  const { label } = pool;
+  const { label, scope } = pool;
   const capName = `${current.kind} cap`;
+  // The child's own cap is the child's budget: a codon's ends the codon, a loop's ends the loop.
+  const capScope = current.kind;
   const terms: ResolvedLimit[] = [];
   const share = pool.allocation === "shared" ? undefined : shareOf(pool, current.id);
   if (share !== undefined) {
@@ -95,20 +99,25 @@ function lifetimeTerms(pool: DollarPool, current: BudgetChild): ResolvedLimit[] 
     const kind = pool.allocation === "proportional" ? "proportional" : "strict";
     terms.push({
       limit: amount,
+      scope,
       source: `${label}${kind} share (${percent(share)} of $${pool.maxDollars.toFixed(2)})`,
     });
     if (current.capDollars !== undefined) {
-      terms.push({ limit: current.capDollars, source: `${capName} (share was $${amount.toFixed(2)})` });
+      terms.push({
+        limit: current.capDollars,
+        scope: capScope,
+        source: `${capName} (share was $${amount.toFixed(2)})`,
+      });
     }
   } else if (current.capDollars !== undefined) {
     // An explicit cap replaces the uniform split: the child takes part in no split.
-    terms.push({ limit: current.capDollars, source: capName });
+    terms.push({ limit: current.capDollars, scope: capScope, source: capName });
   } else if (pool.allocation !== "shared") {
     const strict = pool.allocation === "proportional-strict" ? " (strict)" : "";
-    terms.push({ limit: uniformShare(pool), source: `${label}uniform share${strict}` });
+    terms.push({ limit: uniformShare(pool), scope, source: `${label}uniform share${strict}` });
   }
   if (pool.allocation === "proportional-strict") {
-    terms.push({ limit: strictRemaining(pool), source: `${label}strict remaining` });
+    terms.push({ limit: strictRemaining(pool), scope, source: `${label}strict remaining` });
   }
   return terms;
 }

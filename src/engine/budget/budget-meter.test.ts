@@ -26,7 +26,10 @@ function run(limits: CodonLimits, readings: readonly MeterReading[]) {
 }
 
 describe("meter: cost", () => {
-  const limits: CodonLimits = { cost: { limit: 0.7, source: "shared pool" }, onExceeded: "complete" };
+  const limits: CodonLimits = {
+    cost: { limit: 0.7, scope: "hank", source: "shared pool" },
+    onExceeded: "complete",
+  };
 
   it("trips when the spend reaches the limit, with the source in the message", () => {
     const { trips } = run(limits, [{ usage: usage({ costUsd: 0.5 }) }, { usage: usage({ costUsd: 0.2 }) }]);
@@ -40,10 +43,10 @@ describe("meter: cost", () => {
     ]);
   });
   it("compares at micro-dollar precision (0.1 + 0.2 reaches 0.3)", () => {
-    const { trips } = run({ cost: { limit: 0.3, source: "codon cap" }, onExceeded: "complete" }, [
-      { usage: usage({ costUsd: 0.1 }) },
-      { usage: usage({ costUsd: 0.2 }) },
-    ]);
+    const { trips } = run(
+      { cost: { limit: 0.3, scope: "codon", source: "codon cap" }, onExceeded: "complete" },
+      [{ usage: usage({ costUsd: 0.1 }) }, { usage: usage({ costUsd: 0.2 }) }],
+    );
     assert.equal(trips.length, 1);
     assert.equal(trips[0]?.used, 0.3);
   });
@@ -53,7 +56,10 @@ describe("meter: cost", () => {
     assert.equal(state.costUsd, 0.69);
   });
   it("a $0 limit trips on the first cost, not on a free or unpriced response", () => {
-    const zero: CodonLimits = { cost: { limit: 0, source: "shared pool" }, onExceeded: "complete" };
+    const zero: CodonLimits = {
+      cost: { limit: 0, scope: "hank", source: "shared pool" },
+      onExceeded: "complete",
+    };
     const { trips } = run(zero, [
       { usage: usage({ costUsd: 0 }) },
       { usage: usage({ outputTokens: 10, costUsd: null }) },
@@ -82,7 +88,10 @@ describe("meter: cost", () => {
 
 describe("meter: tokens", () => {
   it("output tokens accumulate over the execution", () => {
-    const limits: CodonLimits = { outputTokens: { limit: 1000, source: "codon cap" }, onExceeded: "fail" };
+    const limits: CodonLimits = {
+      outputTokens: { limit: 1000, scope: "codon", source: "codon cap" },
+      onExceeded: "fail",
+    };
     const { trips } = run(limits, [
       { usage: usage({ outputTokens: 600 }) },
       { usage: usage({ outputTokens: 500 }) },
@@ -98,7 +107,7 @@ describe("meter: tokens", () => {
   });
   it("context tokens are the high-water mark of one response's prompt (cache included) plus output", () => {
     const limits: CodonLimits = {
-      contextTokens: { limit: 10_000, source: "codon cap" },
+      contextTokens: { limit: 10_000, scope: "codon", source: "codon cap" },
       onExceeded: "complete",
     };
     const { state, trips } = run(limits, [
@@ -129,7 +138,7 @@ describe("meter: tokens", () => {
 describe("meter: duration", () => {
   it("trips on an elapsed reading at the limit", () => {
     const limits: CodonLimits = {
-      duration: { limit: 60, source: "hank remaining time" },
+      duration: { limit: 60, scope: "hank", source: "hank remaining time" },
       onExceeded: "complete",
     };
     const { trips } = run(limits, [{ elapsedSeconds: 59 }, { elapsedSeconds: 60 }]);
@@ -139,7 +148,7 @@ describe("meter: duration", () => {
   });
   it("writes a fractional limit to one decimal", () => {
     const limits: CodonLimits = {
-      duration: { limit: 14.5, source: "hank remaining time" },
+      duration: { limit: 14.5, scope: "hank", source: "hank remaining time" },
       onExceeded: "complete",
     };
     assert.equal(
@@ -151,6 +160,7 @@ describe("meter: duration", () => {
     const limits: CodonLimits = {
       duration: {
         limit: 30,
+        scope: "loop",
         source: "loop L remaining time",
         loop: { id: "L", limitSeconds: 100, elapsedBeforeSeconds: 70 },
       },
@@ -165,7 +175,7 @@ describe("meter: duration", () => {
   });
   it("a zero limit (time already spent) trips on the first reading", () => {
     const limits: CodonLimits = {
-      duration: { limit: 0, source: "hank remaining time" },
+      duration: { limit: 0, scope: "hank", source: "hank remaining time" },
       onExceeded: "complete",
     };
     assert.equal(meter(startMeter(limits), { elapsedSeconds: 0 }).exceeded?.currency, "duration");
@@ -179,9 +189,9 @@ describe("meter: duration", () => {
 describe("meter: order and no limits", () => {
   it("one reading over several limits reports cost first", () => {
     const limits: CodonLimits = {
-      cost: { limit: 1, source: "codon cap" },
-      outputTokens: { limit: 10, source: "codon cap" },
-      duration: { limit: 1, source: "codon cap" },
+      cost: { limit: 1, scope: "codon", source: "codon cap" },
+      outputTokens: { limit: 10, scope: "codon", source: "codon cap" },
+      duration: { limit: 1, scope: "codon", source: "codon cap" },
       onExceeded: "complete",
     };
     const result = meter(startMeter(limits), {

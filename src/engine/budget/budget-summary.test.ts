@@ -12,9 +12,9 @@ describe("budgetSummary", () => {
           codonId: "a",
           status: "completed",
           limits: {
-            cost: { limit: 10, source: "shared pool" },
-            duration: { limit: 600, source: "hank remaining time" },
-            outputTokens: { limit: 5000, source: "codon cap" },
+            cost: { limit: 10, scope: "hank", source: "shared pool" },
+            duration: { limit: 600, scope: "hank", source: "hank remaining time" },
+            outputTokens: { limit: 5000, scope: "codon", source: "codon cap" },
             onExceeded: "complete",
           },
           actual: { dollars: 0.1, timeSeconds: 12.5, outputTokens: 900 },
@@ -23,7 +23,7 @@ describe("budgetSummary", () => {
           codonId: "x#0",
           loopContext: { loopId: "L", iteration: 0, codonIndexInLoop: 0 },
           status: "failed",
-          limits: { cost: { limit: 9.9, source: "shared pool" }, onExceeded: "fail" },
+          limits: { cost: { limit: 9.9, scope: "hank", source: "shared pool" }, onExceeded: "fail" },
           exceeded: {
             currency: "cost",
             limit: 9.9,
@@ -90,7 +90,10 @@ describe("budgetSummary", () => {
         {
           codonId: "a",
           status: "completed",
-          limits: { outputTokens: { limit: 10, source: "codon cap" }, onExceeded: "complete" },
+          limits: {
+            outputTokens: { limit: 10, scope: "codon", source: "codon cap" },
+            onExceeded: "complete",
+          },
           exceeded: {
             currency: "outputTokens",
             limit: 10,

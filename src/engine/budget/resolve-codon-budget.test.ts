@@ -47,34 +47,38 @@ describe("resolveCodonBudget: shared (reference 1.8 worked examples)", () => {
   it("$5, codons a,b,c: a gets $5", () => {
     assert.deepEqual(cost(hankLevel(budget, [current("a"), pending("b"), pending("c")])), {
       limit: 5,
+      scope: "hank",
       source: "shared pool",
     });
   });
   it("a spends 0.80 -> b gets 4.20", () => {
     assert.deepEqual(cost(hankLevel(budget, [done("a", 0.8), current("b"), pending("c")])), {
       limit: 4.2,
+      scope: "hank",
       source: "shared pool",
     });
   });
   it("b spends 3.50 -> c gets 0.70", () => {
     assert.deepEqual(cost(hankLevel(budget, [done("a", 0.8), done("b", 3.5), current("c")])), {
       limit: 0.7,
+      scope: "hank",
       source: "shared pool",
     });
   });
   it("$10, a spends 6, b spends 4 -> c gets $0", () => {
     assert.deepEqual(cost(hankLevel({ maxDollars: 10 }, [done("a", 6), done("b", 4), current("c")])), {
       limit: 0,
+      scope: "hank",
       source: "shared pool",
     });
   });
   it("explicit maxDollars 20 with $2 global remaining -> 2", () => {
     const input = hankLevel({ maxDollars: 10 }, [done("a", 8), current("b")], { maxDollars: 20 });
-    assert.deepEqual(cost(input), { limit: 2, source: "shared pool" });
+    assert.deepEqual(cost(input), { limit: 2, scope: "hank", source: "shared pool" });
   });
   it("a codon cap below the remaining pool binds", () => {
     const input = hankLevel({ maxDollars: 10 }, [done("a", 1), current("b")], { maxDollars: 3 });
-    assert.deepEqual(cost(input), { limit: 3, source: "codon cap" });
+    assert.deepEqual(cost(input), { limit: 3, scope: "codon", source: "codon cap" });
   });
 });
 
@@ -87,6 +91,7 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
     };
     assert.deepEqual(cost(hankLevel(budget, [current("a"), pending("b")])), {
       limit: 6,
+      scope: "hank",
       source: "proportional share (60% of $10.00)",
     });
   });
@@ -98,6 +103,7 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
     };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 3), current("b")])), {
       limit: 4,
+      scope: "hank",
       source: "proportional share (40% of $10.00)",
     });
   });
@@ -109,6 +115,7 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
     const budget: ContainerBudget = { maxDollars: 10, allocation: "proportional", shares: { a: 0.5 } };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 4), current("b"), pending("c")])), {
       limit: 2.5,
+      scope: "hank",
       source: "uniform share",
     });
   });
@@ -120,6 +127,7 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
     };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 8), current("b")])), {
       limit: 2,
+      scope: "hank",
       source: "remaining",
     });
   });
@@ -131,6 +139,7 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
     };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 1), current("b")])), {
       limit: 5,
+      scope: "hank",
       source: "proportional share (50% of $10.00)",
     });
   });
@@ -143,17 +152,19 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
     };
     it("a = 2 (its cap under its share)", () => {
       const input = hankLevel(budget, [current("a"), pending("b"), pending("c")], { maxDollars: 2 });
-      assert.deepEqual(cost(input), { limit: 2, source: "codon cap (share was $3.00)" });
+      assert.deepEqual(cost(input), { limit: 2, scope: "codon", source: "codon cap (share was $3.00)" });
     });
     it("b = 5", () => {
       assert.deepEqual(cost(hankLevel(budget, [done("a", 2, 2), current("b"), pending("c")])), {
         limit: 5,
+        scope: "hank",
         source: "proportional share (50% of $10.00)",
       });
     });
     it("c (unshared) = 2", () => {
       assert.deepEqual(cost(hankLevel(budget, [done("a", 2, 2), done("b", 5), current("c")])), {
         limit: 2,
+        scope: "hank",
         source: "uniform share",
       });
     });
@@ -162,16 +173,17 @@ describe("resolveCodonBudget: proportional (reference 1.8 worked examples)", () 
   it("an unshared codon with its own cap takes no part in the uniform split", () => {
     const budget: ContainerBudget = { maxDollars: 10, allocation: "proportional", shares: { a: 0.4 } };
     const children = [done("a", 4), current("b"), pending("c", 1), pending("d")];
-    assert.deepEqual(cost(hankLevel(budget, children)), { limit: 3, source: "uniform share" });
+    assert.deepEqual(cost(hankLevel(budget, children)), { limit: 3, scope: "hank", source: "uniform share" });
     const capped = hankLevel(budget, [done("a", 4), done("b", 3), current("c"), pending("d")], {
       maxDollars: 1,
     });
-    assert.deepEqual(cost(capped), { limit: 1, source: "codon cap" });
+    assert.deepEqual(cost(capped), { limit: 1, scope: "codon", source: "codon cap" });
   });
   it("an id that names an Object property has no share", () => {
     const budget: ContainerBudget = { maxDollars: 10, allocation: "proportional", shares: { a: 0.5 } };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 5), current("constructor"), pending("toString")])), {
       limit: 2.5,
+      scope: "hank",
       source: "uniform share",
     });
   });
@@ -186,6 +198,7 @@ describe("resolveCodonBudget: proportional-strict (reference 1.8 worked examples
     };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 1), current("b")])), {
       limit: 3,
+      scope: "hank",
       source: "strict share (30% of $10.00)",
     });
   });
@@ -197,6 +210,7 @@ describe("resolveCodonBudget: proportional-strict (reference 1.8 worked examples
     };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 4), current("b")])), {
       limit: 5,
+      scope: "hank",
       source: "strict share (50% of $10.00)",
     });
   });
@@ -205,6 +219,7 @@ describe("resolveCodonBudget: proportional-strict (reference 1.8 worked examples
     // a consumed its whole $5 share though it spent 1; c (unshared) spent 2: $7 are really left, $3 strictly.
     assert.deepEqual(cost(hankLevel(budget, [done("a", 1), done("c", 2), current("b")])), {
       limit: 3,
+      scope: "hank",
       source: "strict remaining",
     });
   });
@@ -212,6 +227,7 @@ describe("resolveCodonBudget: proportional-strict (reference 1.8 worked examples
     const budget: ContainerBudget = { maxDollars: 10, allocation: "proportional-strict", shares: { a: 0.5 } };
     assert.deepEqual(cost(hankLevel(budget, [done("a", 1), current("b"), pending("c")])), {
       limit: 2.5,
+      scope: "hank",
       source: "uniform share (strict)",
     });
   });
@@ -234,18 +250,21 @@ describe("resolveCodonBudget: loops", () => {
   it("codon cap $5 with $20 global: iteration 0 limit 5", () => {
     assert.deepEqual(cost(inLoop(20, 0, [current("x")], { maxDollars: 5 })), {
       limit: 5,
+      scope: "codon",
       source: "codon cap",
     });
   });
   it("codon cap $5 with $20 global: iteration 0 spent 3 -> iteration 1 limit 5 (not 2)", () => {
     assert.deepEqual(cost(inLoop(20, 3, [done("x", 3, 5), current("x")], { maxDollars: 5 })), {
       limit: 5,
+      scope: "codon",
       source: "codon cap",
     });
   });
   it("codon cap $5 with $7 global: iteration 0 spends 4 -> iteration 1 limit 3", () => {
     assert.deepEqual(cost(inLoop(7, 4, [done("x", 4, 5), current("x")], { maxDollars: 5 })), {
       limit: 3,
+      scope: "hank",
       source: "shared pool",
     });
   });
@@ -260,7 +279,7 @@ describe("resolveCodonBudget: loops", () => {
       },
       loop: { id: "L", budget: undefined, children: [done("x", 2), current("y")], elapsedSeconds: 0 },
     };
-    assert.deepEqual(cost(input), { limit: 1, source: "proportional share (30% of $10.00)" });
+    assert.deepEqual(cost(input), { limit: 1, scope: "hank", source: "proportional share (30% of $10.00)" });
   });
 
   it("hank shares keyed by a loop's codon id do not apply to that codon", () => {
@@ -273,7 +292,7 @@ describe("resolveCodonBudget: loops", () => {
       },
       loop: { id: "L", budget: undefined, children: [current("x")], elapsedSeconds: 0 },
     };
-    assert.deepEqual(cost(input), { limit: 8, source: "uniform share" });
+    assert.deepEqual(cost(input), { limit: 8, scope: "hank", source: "uniform share" });
   });
 
   describe("a loop with its own proportional budget splits the pool the hank grants it", () => {
@@ -293,7 +312,11 @@ describe("resolveCodonBudget: loops", () => {
         hank: { budget: hankBudget, children: [loopChild("L", 0), pending("a")], elapsedSeconds: 0 },
         loop: { id: "L", budget: loopBudget, children: [current("x"), pending("y")], elapsedSeconds: 0 },
       };
-      assert.deepEqual(cost(input), { limit: 2, source: "loop L proportional share (50% of $4.00)" });
+      assert.deepEqual(cost(input), {
+        limit: 2,
+        scope: "loop",
+        source: "loop L proportional share (50% of $4.00)",
+      });
     });
     it("y#0 after x#0 spent 3 gets what is left of the loop's pool", () => {
       const input: ResolveCodonBudgetInput = {
@@ -301,7 +324,7 @@ describe("resolveCodonBudget: loops", () => {
         hank: { budget: hankBudget, children: [loopChild("L", 3), pending("a")], elapsedSeconds: 0 },
         loop: { id: "L", budget: loopBudget, children: [done("x", 3), current("y")], elapsedSeconds: 0 },
       };
-      assert.deepEqual(cost(input), { limit: 1, source: "loop L remaining" });
+      assert.deepEqual(cost(input), { limit: 1, scope: "loop", source: "loop L remaining" });
     });
     it("the hank's grant caps a loop budget larger than the loop's share", () => {
       const input: ResolveCodonBudgetInput = {
@@ -314,7 +337,11 @@ describe("resolveCodonBudget: loops", () => {
           elapsedSeconds: 0,
         },
       };
-      assert.deepEqual(cost(input), { limit: 2.5, source: "loop L proportional share (50% of $5.00)" });
+      assert.deepEqual(cost(input), {
+        limit: 2.5,
+        scope: "loop",
+        source: "loop L proportional share (50% of $5.00)",
+      });
     });
   });
 
@@ -329,7 +356,7 @@ describe("resolveCodonBudget: loops", () => {
         elapsedSeconds: 0,
       },
     };
-    assert.deepEqual(cost(input), { limit: 0.5, source: "loop L shared pool" });
+    assert.deepEqual(cost(input), { limit: 0.5, scope: "loop", source: "loop L shared pool" });
   });
 });
 
@@ -337,6 +364,7 @@ describe("resolveCodonBudget: resume (prior-run spend hydrates remaining)", () =
   it("global $1, prior run spent 0.80 -> next codon gets 0.20", () => {
     assert.deepEqual(cost(hankLevel({ maxDollars: 1 }, [done("a", 0.8), current("b")])), {
       limit: 0.2,
+      scope: "hank",
       source: "shared pool",
     });
   });
@@ -377,6 +405,7 @@ describe("resolveCodonBudget: ceilings", () => {
   it("without any ceiling only the codon cap limits cost", () => {
     assert.deepEqual(cost(hankLevel(undefined, [current("a")], { maxDollars: 2 })), {
       limit: 2,
+      scope: "codon",
       source: "codon cap",
     });
     assert.equal(cost(hankLevel(undefined, [current("a")])), undefined);
@@ -388,14 +417,18 @@ describe("resolveCodonBudget: duration", () => {
     const limits = resolveCodonBudget(
       hankLevel({ maxTimeSeconds: 60 }, [current("a")], { maxTimeSeconds: 300 }),
     );
-    assert.deepEqual(limits.duration, { limit: 60, source: "hank remaining time" });
+    assert.deepEqual(limits.duration, { limit: 60, scope: "hank", source: "hank remaining time" });
   });
   it("the hank's remaining time shrinks with elapsed time, prior runs included", () => {
     const input: ResolveCodonBudgetInput = {
       codon: { maxTimeSeconds: 300 },
       hank: { budget: { maxTimeSeconds: 60 }, children: [current("a")], elapsedSeconds: 45.5 },
     };
-    assert.deepEqual(resolveCodonBudget(input).duration, { limit: 14.5, source: "hank remaining time" });
+    assert.deepEqual(resolveCodonBudget(input).duration, {
+      limit: 14.5,
+      scope: "hank",
+      source: "hank remaining time",
+    });
   });
   it("--max-time replaces the hank's time ceiling; exhausted time is 0, not negative", () => {
     const input: ResolveCodonBudgetInput = {
@@ -407,7 +440,11 @@ describe("resolveCodonBudget: duration", () => {
         elapsedSeconds: 40,
       },
     };
-    assert.deepEqual(resolveCodonBudget(input).duration, { limit: 0, source: "hank remaining time" });
+    assert.deepEqual(resolveCodonBudget(input).duration, {
+      limit: 0,
+      scope: "hank",
+      source: "hank remaining time",
+    });
   });
   it("the loop's remaining time binds and carries the loop's figures", () => {
     const input: ResolveCodonBudgetInput = {
@@ -417,6 +454,7 @@ describe("resolveCodonBudget: duration", () => {
     };
     assert.deepEqual(resolveCodonBudget(input).duration, {
       limit: 30,
+      scope: "loop",
       source: "loop L remaining time",
       loop: { id: "L", limitSeconds: 100, elapsedBeforeSeconds: 70 },
     });
@@ -425,7 +463,7 @@ describe("resolveCodonBudget: duration", () => {
     const limits = resolveCodonBudget(
       hankLevel({ maxTimeSeconds: 600 }, [current("a")], { maxTimeSeconds: 20 }),
     );
-    assert.deepEqual(limits.duration, { limit: 20, source: "codon cap" });
+    assert.deepEqual(limits.duration, { limit: 20, scope: "codon", source: "codon cap" });
   });
 });
 
@@ -435,8 +473,8 @@ describe("resolveCodonBudget: tokens and onExceeded", () => {
       hankLevel(undefined, [current("a")], { maxOutputTokens: 4000, maxContextTokens: 150_000 }),
     );
     assert.deepEqual(limits, {
-      outputTokens: { limit: 4000, source: "codon cap" },
-      contextTokens: { limit: 150_000, source: "codon cap" },
+      outputTokens: { limit: 4000, scope: "codon", source: "codon cap" },
+      contextTokens: { limit: 150_000, scope: "codon", source: "codon cap" },
       onExceeded: "complete",
     });
   });

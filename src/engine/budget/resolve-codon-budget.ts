@@ -58,10 +58,10 @@ export function resolveCodonBudget(input: ResolveCodonBudgetInput): CodonLimits 
     ...(cost !== undefined && { cost }),
     ...(duration !== undefined && { duration }),
     ...(codon?.maxOutputTokens !== undefined && {
-      outputTokens: { limit: codon.maxOutputTokens, source: "codon cap" },
+      outputTokens: { limit: codon.maxOutputTokens, scope: "codon", source: "codon cap" },
     }),
     ...(codon?.maxContextTokens !== undefined && {
-      contextTokens: { limit: codon.maxContextTokens, source: "codon cap" },
+      contextTokens: { limit: codon.maxContextTokens, scope: "codon", source: "codon cap" },
     }),
     onExceeded: onExceeded ?? "complete",
   };
@@ -75,6 +75,7 @@ function hankPool(input: ResolveCodonBudgetInput): Omit<DollarPool, "children"> 
     maxDollars,
     allocation: hank.budget?.allocation ?? "shared",
     shares: hank.budget?.shares ?? {},
+    scope: "hank",
     label: "",
   };
 }
@@ -86,7 +87,8 @@ function withCurrentCap(children: readonly BudgetChild[], cap: number | undefine
 
 function resolveCost(input: ResolveCodonBudgetInput): ResolvedLimit | undefined {
   const codonCap = input.codon?.maxDollars;
-  const capOnly = codonCap === undefined ? undefined : { limit: codonCap, source: "codon cap" };
+  const capOnly: ResolvedLimit | undefined =
+    codonCap === undefined ? undefined : { limit: codonCap, scope: "codon", source: "codon cap" };
   const hank = hankPool(input);
   const { loop } = input;
   if (loop === undefined) {
@@ -119,6 +121,7 @@ function resolveCost(input: ResolveCodonBudgetInput): ResolvedLimit | undefined 
     allocation: loop.budget?.allocation ?? "shared",
     shares: loop.budget?.shares ?? {},
     children: withCurrentCap(loop.children, codonCap),
+    scope: "loop",
     label: `loop ${loop.id} `,
     ...(loop.settled !== undefined && { settled: loop.settled }),
   });
@@ -128,18 +131,25 @@ function resolveCost(input: ResolveCodonBudgetInput): ResolvedLimit | undefined 
 function resolveDuration(input: ResolveCodonBudgetInput): DurationLimit | undefined {
   const { hank, loop, codon } = input;
   const terms: DurationLimit[] = [];
-  if (codon?.maxTimeSeconds !== undefined) terms.push({ limit: codon.maxTimeSeconds, source: "codon cap" });
+  if (codon?.maxTimeSeconds !== undefined) {
+    terms.push({ limit: codon.maxTimeSeconds, scope: "codon", source: "codon cap" });
+  }
   const loopMax = loop?.budget?.maxTimeSeconds;
   if (loop !== undefined && loopMax !== undefined) {
     terms.push({
       limit: Math.max(0, loopMax - loop.elapsedSeconds),
+      scope: "loop",
       source: `loop ${loop.id} remaining time`,
       loop: { id: loop.id, limitSeconds: loopMax, elapsedBeforeSeconds: loop.elapsedSeconds },
     });
   }
   const { maxTimeSeconds } = effectiveCeiling({ runtime: hank.runtime, hank: hank.budget, cli: hank.cli });
   if (maxTimeSeconds !== undefined) {
-    terms.push({ limit: Math.max(0, maxTimeSeconds - hank.elapsedSeconds), source: "hank remaining time" });
+    terms.push({
+      limit: Math.max(0, maxTimeSeconds - hank.elapsedSeconds),
+      scope: "hank",
+      source: "hank remaining time",
+    });
   }
   if (terms.length === 0) return undefined;
   return terms.reduce((best, term) => (term.limit < best.limit ? term : best));

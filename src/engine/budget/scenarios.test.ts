@@ -28,7 +28,10 @@ describe("scenario 12: shared budget starvation", () => {
   const limits = resolveCodonBudget({ codon: undefined, hank: { budget, children, elapsedSeconds: 30 } });
 
   it("the third codon's limit is $0.70 and it completes on exceeding", () => {
-    assert.deepEqual(limits, { cost: { limit: 0.7, source: "shared pool" }, onExceeded: "complete" });
+    assert.deepEqual(limits, {
+      cost: { limit: 0.7, scope: "hank", source: "shared pool" },
+      onExceeded: "complete",
+    });
   });
 
   it("spending past $0.70 trips cost once, and the summary row is 'exceeded'", () => {

@@ -1,4 +1,5 @@
 import type { OnExceeded } from "../../hank/schema/index.ts";
+import type { BudgetScope } from "../../plan/index.ts";
 
 /** The four things a budget can limit (reference 1.8). */
 export const BUDGET_CURRENCIES = ["cost", "duration", "outputTokens", "contextTokens"] as const;
@@ -12,9 +13,12 @@ export interface BudgetLimits {
   readonly maxContextTokens?: number;
 }
 
-/** One resolved limit and where it came from, for messages ("shared pool", "codon cap", ...). */
+/** One resolved limit and where it came from. */
 export interface ResolvedLimit {
   readonly limit: number;
+  /** Whose budget it is, and so what its trip ends: the codon only, its loop, or the hank. */
+  readonly scope: BudgetScope;
+  /** Where it came from, for messages only ("shared pool", "codon cap", ...): never decided on. */
   readonly source: string;
 }
 

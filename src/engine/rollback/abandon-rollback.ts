@@ -1,6 +1,6 @@
 import type { Checkpointer, RestoreReport } from "../../checkpoint/index.ts";
 import type { HankFile } from "../../hank/schema/index.ts";
-import type { EventSink } from "../event-sink.ts";
+import type { EventSink } from "../run/event-sink.ts";
 import { isFinishedCodon, restartPoint } from "./checkpoint-thread.ts";
 import type { JournalLine } from "./journal-line.ts";
 import { checkpointGlobsOf } from "./plan-after-rollback.ts";

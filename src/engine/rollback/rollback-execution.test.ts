@@ -18,7 +18,7 @@ import {
   startHankForTest,
 } from "../../testing/index.ts";
 import type { EngineHooks } from "../engine-types.ts";
-import { createEventSink } from "../event-sink.ts";
+import { createEventSink } from "../run/event-sink.ts";
 import { journalLineOf } from "./journal-line.ts";
 import { rollbackExecution } from "./rollback-execution.ts";
 import type { ArchiveRestorer, RollbackDeps, RollbackResult, RollbackTarget } from "./rollback-types.ts";

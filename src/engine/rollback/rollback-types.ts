@@ -2,7 +2,7 @@ import type { Checkpointer, CheckpointRecord } from "../../checkpoint/index.ts";
 import type { HankFile } from "../../hank/schema/index.ts";
 import type { DataOf } from "../../journal/index.ts";
 import type { ExecutionPlan } from "../../plan/index.ts";
-import type { EventSink } from "../event-sink.ts";
+import type { EventSink } from "../run/event-sink.ts";
 import type { JournalLine } from "./journal-line.ts";
 
 export {

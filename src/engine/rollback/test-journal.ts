@@ -1,7 +1,7 @@
 import type { CheckpointRecord, CheckpointType } from "../../checkpoint/index.ts";
 import type { DataOf, JournaledEvent } from "../../journal/index.ts";
 import { RECORD_VERSION } from "../../journal/index.ts";
-import type { EventDraftOf } from "../event-sink.ts";
+import type { EventDraftOf } from "../run/event-sink.ts";
 
 /** Test support for the rollback modules: small journals and checkpoint records, written by hand. */
 

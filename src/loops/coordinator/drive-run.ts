@@ -50,6 +50,13 @@ export async function driveRun(runId: string, deps: DriverDeps, options: DriveOp
   const dead = run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
   const token = await deps.store.acquireLease(runId, deps.owner, deps.clock.now(), ttl, dead);
   if (token === null) return { kind: "busy", owner: run.leaseOwner ?? "" };
+  // A driver releases its lease when it returns: one still named was left by a driver that died or stalled.
+  if (run.leaseOwner !== null)
+    deps.notice?.({
+      kind: "lease-taken-over",
+      loopId: run.loopId,
+      from: dead === undefined ? "expired" : "dead",
+    });
   const driver = new Driver(runId, deps, token, new ChildGroups(run.dir));
   const heartbeat = setInterval(() => void driver.renew(ttl), Math.max(50, ttl / 3));
   heartbeat.unref();

@@ -13,7 +13,7 @@ import { runEndLayers } from "../model/end-layers.ts";
 import type { LimitConfig } from "../model/limits.ts";
 import type { Via } from "../model/state-table.ts";
 import type { LoopStore } from "../store/loop-store.ts";
-import type { LoopRunRecord, StateChange } from "../store/store-records.ts";
+import type { LoopEventInput, LoopRunRecord, StateChange } from "../store/store-records.ts";
 import { verifyPins } from "./pin-files.ts";
 import { killGroup, runArgv } from "./run-argv.ts";
 
@@ -40,7 +40,18 @@ export interface DriverDeps {
    * the daemon's (where its token is).
    */
   readonly privateDirs?: readonly string[];
+  /** Told of what operators count (the daemon's `/metrics`); called after the store recorded it. */
+  readonly notice?: (notice: DriverNotice) => void;
 }
+
+/**
+ * What a driver tells its daemon's counters: it took over a lease another driver left behind (that
+ * driver's process is `dead`, or its lease `expired`), or it parked a run for a human
+ * (`needs-approval`), with the reason (`budget_escalated`, `human_gate`, `interrupted`).
+ */
+export type DriverNotice =
+  | { readonly kind: "lease-taken-over"; readonly loopId: string; readonly from: "dead" | "expired" }
+  | { readonly kind: "escalated"; readonly loopId: string; readonly reason: Via };
 
 /** `host:pid:nonce`: a driver on this host whose process is gone is dead, and its lease can be taken. */
 export function driverOwner(nonce: string): string {
@@ -116,12 +127,18 @@ export async function moveRun(
     ...(notify && { effects: [{ deliveryId: `${run.id}:${run.meters.generations}:${to}:${via}`, payload }] }),
   });
   deps.report?.(`run ${run.id}: ${run.state} -> ${to} (${via})`);
+  if (to === "needs-approval") deps.notice?.({ kind: "escalated", loopId: run.loopId, reason: via });
   if (notify) await dispatchEffects(deps, moved);
   return moved;
 }
 
 /** `run.ended`: the outcome with the run's end layers in the six kinds, written with the transition. */
-async function endEvent(deps: DriverDeps, run: LoopRunRecord, to: TerminalState, via: Via) {
+async function endEvent(
+  deps: DriverDeps,
+  run: LoopRunRecord,
+  to: TerminalState,
+  via: Via,
+): Promise<LoopEventInput> {
   const outcome = { state: to, cause: via } as Outcome;
   const last = (await deps.store.generations(run.id, Math.max(1, run.meters.generations))).at(-1);
   return { type: "run.ended", data: { ...outcome, layers: runEndLayers(outcome, last?.state) } };

@@ -25,7 +25,7 @@ export async function storedItems(deps: DriverDeps, run: LoopRunRecord): Promise
   if (run.contract.fanOut === null) return undefined;
   if (run.contract.kind === "watch") return (await tickOf(deps, run.id))?.items.slice();
   const event = (await deps.store.events(0, run.id)).find((e) => e.type === ITEMS_EVENT);
-  return event === undefined ? undefined : (event.data.items as WatchItem[]);
+  return event?.data.items.slice();
 }
 
 /**

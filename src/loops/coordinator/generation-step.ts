@@ -14,7 +14,7 @@ import {
   type GenerationResult,
   runGeneration,
 } from "./run-generation.ts";
-import { runHook } from "./run-hook.ts";
+import { type HookRan, runHook } from "./run-hook.ts";
 import { bodyView, sandboxWrap } from "./sandbox-wrap.ts";
 import { tickOf } from "./watch-step.ts";
 
@@ -40,6 +40,10 @@ export async function startGeneration(
   if (await endIfTampered(deps, token, run)) return;
   const loop = loopEnv({ run, generation: number, inbox: "" });
   const hook = await runHook({
+    hook: "generation_pre",
+    generation: number,
+    clock: deps.clock,
+    recorded: hookRecorder(context, run),
     argv: run.contract.hooks.generationPre,
     cwd: run.dir,
     env: scriptEnv(deps.env, loop),
@@ -231,6 +235,7 @@ async function withStopWatch(
       wrap: sandboxWrap(run, deps.privateDirs),
       tokenAllowance: budgets.tokens > 0 ? budgets.tokens - run.meters.tokens : null,
       ...(bodyViewOf !== undefined && { bodyView: bodyViewOf }),
+      recordHook: hookRecorder(context, run),
     });
     if (!inactive) return result;
     const { record } = result;
@@ -239,4 +244,11 @@ async function withStopWatch(
     clearInterval(timer);
     deps.signal?.removeEventListener("abort", stopOnSignal);
   }
+}
+
+/** Hooks are logged under the lease that runs them (`hook.ran`), their times for traces and pages. */
+function hookRecorder(context: StepContext, run: LoopRunRecord): (ran: HookRan) => Promise<void> {
+  return async (ran) => {
+    await context.deps.store.appendEvent(run.id, context.token, "hook.ran", ran.data, ran.at);
+  };
 }

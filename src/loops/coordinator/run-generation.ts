@@ -10,7 +10,7 @@ import { createJudgeRunner } from "./judge-session.ts";
 import { bodyEnv } from "./loop-env.ts";
 import { type BodyReport, type NodeActivity, runBody, workspaceOf } from "./run-body.ts";
 import { runGates } from "./run-gates.ts";
-import { runHook } from "./run-hook.ts";
+import { type HookRan, runHook } from "./run-hook.ts";
 import type { Wrap } from "./sandbox-wrap.ts";
 
 /** What one generation needs from its driver. */
@@ -33,6 +33,8 @@ export interface GenerationDeps {
   readonly tokenAllowance?: number | null;
   /** The inactivity clock's view of the nodes (codons, gates, hooks) this generation runs. */
   readonly activity?: NodeActivity;
+  /** Records a hook that ran in the Loops event log. */
+  readonly recordHook: (ran: HookRan) => Promise<void>;
 }
 
 export interface GenerationResult {
@@ -127,6 +129,10 @@ async function gatePhase(
   if (tampered !== undefined) return { record, runEnd: tamperEnd(tampered) };
   if (done.length === 0 && contract.hooks.gatePre !== null) {
     const hook = await runHook({
+      hook: "gate_pre",
+      generation: record.number,
+      clock: deps.clock,
+      recorded: deps.recordHook,
       argv: contract.hooks.gatePre,
       cwd: workspace,
       env: deps.scriptEnv,

@@ -91,7 +91,7 @@ export async function tickOf(
 ): Promise<{ readonly at: string; readonly items: readonly WatchItem[] } | undefined> {
   const tick = (await deps.store.events(0, runId)).find((e) => e.type === TICK_EVENT);
   if (tick === undefined) return undefined;
-  return { at: tick.at, items: (tick.data.items as WatchItem[] | undefined) ?? [] };
+  return { at: tick.at, items: tick.data.items };
 }
 
 /**

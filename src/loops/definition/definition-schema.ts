@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOOP_KINDS } from "../../events/loop-words.ts";
 import { SandboxSettingSchema } from "../model/sandbox-setting.ts";
 
 /**
@@ -98,9 +99,13 @@ export const Watch = z.strictObject({
 });
 
 export const LoopDefinitionSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9-]+$/, "A loop id uses lowercase letters, digits and '-'"),
+  id: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "A loop id uses lowercase letters, digits and '-'")
+    // It names the Loop's directories, its runs' branches and its metric labels.
+    .max(64),
   name: z.string().min(1),
-  kind: z.enum(["delivery", "watch"]).default("delivery"),
+  kind: z.enum(LOOP_KINDS).default("delivery"),
   owner: z.string().min(1).optional().describe("who answers for the loop"),
   cadence: z.string().min(1).optional().describe('"manual" or a few words, when there is no trigger'),
   escalation: Argv.optional().describe("run with the run as JSON on stdin when a run parks or ends badly"),

@@ -94,6 +94,17 @@ kind = "jduge"
     }
   });
 
+  test("a loop id longer than 64 characters is refused at its path", () => {
+    const long = "a".repeat(300);
+    const loaded = parseDefinition(VALID.replace('id = "fix-tests"', `id = "${long}"`), file);
+    assert.equal(loaded.ok, false);
+    if (loaded.ok) return;
+    const issue = loaded.issues.find((i) => i.path.join(".") === "id");
+    assert.equal(issue?.code, "too-big");
+    assert.match(issue?.message ?? "", /at most 64/);
+    assert.ok((issue?.hint ?? "").length > 0);
+  });
+
   test("rules beyond the schema: watch table, duplicate gates, files, schedule", () => {
     const text = `
 id = "w"

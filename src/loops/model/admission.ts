@@ -1,21 +1,21 @@
 import { isAbsolute, relative } from "node:path";
+import type { AdmissionWarningCode, Condition } from "../../events/loop-words.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
+
+export {
+  ADMISSION_WARNING_CODES,
+  ADMIT_REFUSAL_CODES,
+  type AdmissionWarningCode,
+  type AdmitRefusalCode,
+  CONDITIONS,
+  type Condition,
+} from "../../events/loop-words.ts";
 
 /**
  * Admission: what earns a task the right to loop. Seven conditions, each answered from the definition
  * and the body or reported missing. A missing one refuses the start unless it is admitted anyway with
  * a recorded reason. Warnings name the ways a loop could edit its own brakes.
  */
-export const CONDITIONS = [
-  "recurrence",
-  "verifiability",
-  "actability",
-  "recoverability",
-  "economics",
-  "governability",
-  "sedimentability",
-] as const;
-export type Condition = (typeof CONDITIONS)[number];
 
 export interface AdmissionRow {
   readonly condition: Condition;
@@ -23,18 +23,6 @@ export interface AdmissionRow {
   /** How the definition answers it, or what is missing and how to add it. */
   readonly answer: string;
 }
-
-/**
- * What admission warns about. `brake-in-workspace`: a brake the body can write (refused for gates and
- * hooks unless admitted anyway); `definition-changed`: pinned files differ from the loop's last run.
- */
-export const ADMISSION_WARNING_CODES = [
-  "brake-in-workspace",
-  "gate-reads-workspace",
-  "body-dollar-budget",
-  "definition-changed",
-] as const;
-export type AdmissionWarningCode = (typeof ADMISSION_WARNING_CODES)[number];
 
 export interface AdmissionWarning {
   readonly code: AdmissionWarningCode;
@@ -60,17 +48,6 @@ export interface BodyFacts {
   /** The body sets dollar budgets of its own (they bound a generation's codons). */
   readonly dollarBudgets: boolean;
 }
-
-/** Why a start is refused: one code per reason, so no face decides on a message's words. */
-export const ADMIT_REFUSAL_CODES = [
-  "not-admitted",
-  "empty-admit-reason",
-  "brake-in-workspace",
-  "loosened-limit",
-  "live-sibling",
-  "sandbox-unavailable",
-] as const;
-export type AdmitRefusalCode = (typeof ADMIT_REFUSAL_CODES)[number];
 
 export const FALLBACK_ADVICE =
   "A task that misses a condition is better served by a single run (`hankweave <hank>`), a workflow, or a human process.";

@@ -4,6 +4,9 @@ import {
   type RunStateName,
   type TerminalCause,
 } from "../../events/loop-run-states.ts";
+import type { EndKind } from "../../events/loop-words.ts";
+
+export { END_KINDS, type EndKind } from "../../events/loop-words.ts";
 
 /**
  * Every layer's end reason in the same six kinds, from the codon's layers up to the run's: the
@@ -14,8 +17,6 @@ import {
  * work short, the kind a truncation has (`max-tokens`); a stop is `aborted`; a failure is an `error`,
  * except a hook's denial, which is `blocked`.
  */
-export const END_KINDS = ["completed", "blocked", "max-tokens", "aborted", "error", "interrupted"] as const;
-export type EndKind = (typeof END_KINDS)[number];
 
 export interface RunEndLayers {
   readonly driver: EndKind;

@@ -1,12 +1,12 @@
 import type { DependencyCause } from "../../events/loop-run-states.ts";
+import type { GateVerdictKind } from "../../events/loop-words.ts";
+
+export type { GateVerdictKind } from "../../events/loop-words.ts";
 
 /**
  * What the coordinator records about each generation, and the only input the stop model decides from.
  * Plain data, stored as is.
  */
-
-/** A gate's answer. `revise`: not yet (the next generation works on it); `error`: it could not judge. */
-export type GateVerdictKind = "pass" | "revise" | "blocked" | "error" | "approval";
 
 export interface GateVerdict {
   readonly gateId: string;

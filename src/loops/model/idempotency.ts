@@ -4,7 +4,9 @@
  * occurrence (a cron fire time, a watch tick); a generation's is the run key and its number; a fan-out
  * or watch item's is the run key and the item id. The body sees its key as `HANKWEAVE_LOOP_KEY`.
  */
-export type TriggerKind = "manual" | "schedule" | "watch" | "api";
+import type { TriggerKind } from "../../events/loop-words.ts";
+
+export type { TriggerKind } from "../../events/loop-words.ts";
 
 export function runKey(loopId: string, trigger: TriggerKind, occurrence: string): string {
   return `${loopId}:${trigger}:${occurrence}`;

@@ -1,11 +1,12 @@
+import type { MessageKind } from "../../events/loop-words.ts";
+
+export { MESSAGE_KINDS, type MessageKind } from "../../events/loop-words.ts";
 /**
  * The inbox: continuation intents are messages, never booleans. Operator notes, gate blockers and
  * approval comments are durable, ordered and attributed. The coordinator rereads the inbox after the
  * gates and before deciding: a run ends `done` only with no unread operator message; unread messages
  * are handed to the next generation and marked read by it, so every continuation names its message.
  */
-export const MESSAGE_KINDS = ["operator_note", "gate_blocker", "approval_comment"] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export interface InboxMessage {
   readonly id: number;

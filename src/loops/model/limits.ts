@@ -1,6 +1,9 @@
+import { LIMIT_KEYS, type LimitKey } from "../../events/loop-words.ts";
 import type { LoopKind } from "../definition/definition-schema.ts";
 import type { LoopDefinition } from "../definition/load-definition.ts";
 import type { SandboxSetting } from "./sandbox-setting.ts";
+
+export { LIMIT_KEYS, type LimitKey };
 
 /**
  * Every stop limit of a run: a per-kind default, a daemon ceiling, and the value a run uses. The value
@@ -8,19 +11,6 @@ import type { SandboxSetting } from "./sandbox-setting.ts";
  * default; then it is clamped to the ceiling (0 means unbounded and counts as the loosest value, so a
  * ceiling clamps it too). Overrides may tighten a limit, never loosen it past the ceiling.
  */
-
-export const LIMIT_KEYS = [
-  "iteration_cap",
-  "budget_tokens",
-  "budget_wall_clock_sec",
-  "window",
-  "inactivity_sec",
-  "failure_breaker",
-  "fan_out_width",
-  "gate_max_revisions",
-  "silence_window_sec",
-] as const;
-export type LimitKey = (typeof LIMIT_KEYS)[number];
 
 export type LimitValues = Readonly<Record<LimitKey, number>>;
 export type PartialLimits = Partial<Record<LimitKey, number>>;

@@ -1,22 +1,13 @@
 import type { ParkReason, RunStateName, TerminalCause } from "../../events/loop-run-states.ts";
+import type { LiveMove } from "../../events/loop-words.ts";
+
+export { LIVE_MOVES, type LiveMove } from "../../events/loop-words.ts";
 
 /**
  * Every way a run may move between its states, as one table. `via` names why: a terminal cause, a park
  * reason, or one of the live moves below. Anything not in the table is a bug in the coordinator and
  * throws; the store never holds a move the table does not allow.
  */
-
-/** The moves between live states that are neither a terminal cause nor a park reason. */
-export const LIVE_MOVES = [
-  "admitted",
-  "deferred",
-  "armed",
-  "promoted",
-  "tick",
-  "approved",
-  "resumed",
-] as const;
-export type LiveMove = (typeof LIVE_MOVES)[number];
 
 export type Via = LiveMove | ParkReason | TerminalCause;
 

@@ -1,4 +1,5 @@
 import type { Outcome, ParkReason } from "../../events/loop-run-states.ts";
+import { firstVerdict, type StopRule } from "../../util/stop-rule.ts";
 import type { EffectiveBudgets, Meters } from "./budgets.ts";
 import { exceededBudget } from "./budgets.ts";
 import { blockerSignature, type GenerationFacts, isFailedGeneration } from "./generation-facts.ts";
@@ -41,24 +42,40 @@ function end(outcome: Outcome): Candidate {
   return { kind: "end", outcome };
 }
 
-/** The decision at a boundary: the highest-precedence candidate, else go on. */
-export function decide(input: DecisionInput): Decision {
+/**
+ * The Loops stop rules in precedence order, in the one stop-rule shape (`util/stop-rule.ts`): the
+ * boundary's facts go in, an ending or a park with its cause comes out.
+ */
+const STOP_RULES: readonly StopRule<DecisionInput, Candidate>[] = [
+  (input) => (input.stopRequested ? end({ state: "failed", cause: "operator_stop" }) : undefined),
+  (input) => {
+    const last = input.history.at(-1);
+    if (last === undefined || !gatesPassed(last, input.gates.length) || input.unreadOperatorMessages > 0)
+      return undefined;
+    // A Loop without gates (only admitted anyway, with a reason) finished, but nothing verified it.
+    return end({ state: "done", cause: input.gates.length === 0 ? "unverified" : "gates_passed" });
+  },
+  (input) => withLast(input, blocked),
+  (input) => withLast(input, failed),
+  stalled,
+  (input) => exhausted(input, input.history.at(-1)),
+  (input) => park(input, input.history.at(-1)),
+  (input) => (input.pauseRequested ? { kind: "park", state: "paused", reason: "operator_pause" } : undefined),
+];
+
+function withLast(
+  input: DecisionInput,
+  rule: (last: GenerationFacts) => Candidate | undefined,
+): Candidate | undefined {
   const last = input.history.at(-1);
-  const candidates: Array<Candidate | undefined> = [
-    input.stopRequested ? end({ state: "failed", cause: "operator_stop" }) : undefined,
-    last !== undefined && gatesPassed(last, input.gates.length) && input.unreadOperatorMessages === 0
-      ? // A Loop without gates (only admitted anyway, with a reason) finished, but nothing verified it.
-        end({ state: "done", cause: input.gates.length === 0 ? "unverified" : "gates_passed" })
-      : undefined,
-    last === undefined ? undefined : blocked(last),
-    last === undefined ? undefined : failed(last),
-    stalled(input),
-    exhausted(input, last),
-    park(input, last),
-    input.pauseRequested ? { kind: "park", state: "paused", reason: "operator_pause" } : undefined,
-  ];
-  const chosen = candidates.find((candidate) => candidate !== undefined);
+  return last === undefined ? undefined : rule(last);
+}
+
+/** The decision at a boundary: the first stop rule's verdict, else go on. */
+export function decide(input: DecisionInput): Decision {
+  const chosen = firstVerdict(STOP_RULES, input);
   if (chosen !== undefined) return chosen;
+  const last = input.history.at(-1);
   if (last === undefined) return { kind: "continue", because: "start" };
   if (gatesPassed(last, input.gates.length)) return { kind: "continue", because: "inbox" };
   return { kind: "continue", because: isFailedGeneration(last) ? "failed-generation" : "revise" };

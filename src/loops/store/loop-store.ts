@@ -1,3 +1,4 @@
+import type { LoopEventDataInput, LoopEventType } from "../../events/loop-events.ts";
 import type {
   AdmitResult,
   Effect,
@@ -79,14 +80,18 @@ export interface LoopStore {
    */
   generations(runId: string, fromNumber?: number): Promise<GenerationRecord[]>;
 
-  appendEvent(
+  /** Appends one entry of the run's event log (a driver write: checks the token); returns its `seq`. */
+  appendEvent<T extends LoopEventType>(
     runId: string,
     token: number,
-    type: string,
-    data: Readonly<Record<string, unknown>>,
+    type: T,
+    data: LoopEventDataInput<T>,
     at: string,
   ): Promise<number>;
-  /** Events after `afterSeq`, oldest first; every run's when `runId` is undefined. */
+  /**
+   * Events after `afterSeq`, oldest first; every run's when `runId` is undefined. Each entry is decoded
+   * (`decodeLoopEvent`): one this version does not know comes back `unrecognized`, never as an error.
+   */
   events(afterSeq: number, runId?: string, limit?: number): Promise<LoopEvent[]>;
 
   addMessage(message: Omit<StoredMessage, "id" | "readByGeneration">): Promise<number>;

@@ -1,11 +1,14 @@
+import type { LoopEventInput } from "../../events/loop-events.ts";
 import type { LiveState, ParkReason, RunStateName, TerminalCause } from "../../events/loop-run-states.ts";
+import type { GenerationState, LoopCommandType, TriggerKind } from "../../events/loop-words.ts";
 import type { LoopKind } from "../definition/definition-schema.ts";
 import type { BudgetAmendment, Meters } from "../model/budgets.ts";
 import type { PinnedContract } from "../model/contract.ts";
 import type { GenerationFacts } from "../model/generation-facts.ts";
-import type { TriggerKind } from "../model/idempotency.ts";
 import type { MessageKind } from "../model/inbox.ts";
 import type { Via } from "../model/state-table.ts";
+
+export { COMMAND_TYPES, type GenerationState, type LoopCommandType } from "../../events/loop-words.ts";
 
 /** The records a loop store keeps. Plain JSON-able data; times are ISO strings, leases epoch ms. */
 
@@ -48,9 +51,6 @@ export type NewRun = Omit<
   | "fencingToken"
 >;
 
-/** The state of one generation's record (the body's end, or still running). */
-export type GenerationState = "running" | "completed" | "error" | "blocked" | "aborted" | "interrupted";
-
 /** End reasons of the layers below a generation, per codon, from the body's journal. */
 export interface CodonLayers {
   readonly codonId: string;
@@ -92,9 +92,6 @@ export interface StoredMessage {
   readonly readByGeneration: number | null;
 }
 
-export const COMMAND_TYPES = ["pause", "resume", "stop", "approve", "reject"] as const;
-export type LoopCommandType = (typeof COMMAND_TYPES)[number];
-
 export interface LoopCommand {
   readonly type: LoopCommandType;
   readonly by: string;
@@ -112,13 +109,7 @@ export interface StoredCommand extends LoopCommand {
   readonly outcome: string | null;
 }
 
-export interface LoopEvent {
-  readonly seq: number;
-  readonly runId: string;
-  readonly type: string;
-  readonly data: Readonly<Record<string, unknown>>;
-  readonly at: string;
-}
+export type { LoopEvent, LoopEventInput } from "../../events/loop-events.ts";
 
 export interface Effect {
   readonly id: number;
@@ -142,10 +133,7 @@ export interface StateChange {
   readonly amendments?: readonly BudgetAmendment[];
   /** Set when entering `paused`. */
   readonly pausedFrom?: LiveState;
-  readonly events?: ReadonlyArray<{
-    readonly type: string;
-    readonly data: Readonly<Record<string, unknown>>;
-  }>;
+  readonly events?: readonly LoopEventInput[];
   readonly effects?: ReadonlyArray<{
     readonly deliveryId: string;
     readonly payload: Readonly<Record<string, unknown>>;

@@ -19,7 +19,10 @@ function isHttpFault(reply: FakeReply): reply is FakeHttpFault {
   return HTTP_FAULTS.has(reply.type);
 }
 
-function deliveryOf(reply: FakeAnswer | FakeStreamFault): { answer: FakeAnswer; delivery: Delivery } {
+function deliveryOf(
+  reply: FakeAnswer | FakeStreamFault,
+  frameIntervalMs: number,
+): { answer: FakeAnswer; delivery: Delivery } {
   switch (reply.type) {
     case "connection-reset":
       return {
@@ -32,8 +35,16 @@ function deliveryOf(reply: FakeAnswer | FakeStreamFault): { answer: FakeAnswer; 
         delivery: { mode: "stall", afterEvents: reply.afterEvents ?? 1 },
       };
     default:
-      return { answer: reply, delivery: { mode: "complete" } };
+      return {
+        answer: reply,
+        delivery: frameIntervalMs > 0 ? { mode: "paced", frameIntervalMs } : { mode: "complete" },
+      };
   }
+}
+
+/** A JSON body has no frames to pace: it is sent whole. */
+function wholeBody(delivery: Delivery): Delivery {
+  return delivery.mode === "paced" ? { mode: "complete" } : delivery;
 }
 
 /**
@@ -52,9 +63,9 @@ export function answerRequest(
     deliverJson(exchange.res, error.status, error.body, { mode: "complete" }, error.headers);
     return;
   }
-  const { answer, delivery } = deliveryOf(reply);
+  const { answer, delivery } = deliveryOf(reply, exchange.frameIntervalMs);
   const planned = planAnswer(request, answer, exchange.bodyChars);
   const ids = { requestIndex: request.requestIndex, model: request.model, created: Math.floor(nowMs / 1000) };
   if (request.stream) deliverSse(exchange.res, renderer.streamFrames(planned, ids), delivery);
-  else deliverJson(exchange.res, 200, renderer.message(planned, ids), delivery);
+  else deliverJson(exchange.res, 200, renderer.message(planned, ids), wholeBody(delivery));
 }

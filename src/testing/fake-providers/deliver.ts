@@ -3,6 +3,8 @@ import type { ServerResponse } from "node:http";
 /** How a streamed body reaches the client: whole, cut by a reset, or stalled. */
 export type Delivery =
   | { readonly mode: "complete" }
+  /** Frame after frame, `frameIntervalMs` apart: a model streaming at its own pace. */
+  | { readonly mode: "paced"; readonly frameIntervalMs: number }
   | { readonly mode: "reset"; readonly afterEvents: number }
   | { readonly mode: "stall"; readonly afterEvents: number };
 
@@ -29,6 +31,10 @@ export function deliverSse(res: ServerResponse, frames: readonly string[], deliv
     res.end(frames.join(""));
     return;
   }
+  if (delivery.mode === "paced") {
+    sendPaced(res, frames, delivery.frameIntervalMs);
+    return;
+  }
   const sent = frames.slice(0, Math.max(0, delivery.afterEvents)).join("");
   if (delivery.mode === "stall") {
     if (sent !== "") res.write(sent);
@@ -37,6 +43,17 @@ export function deliverSse(res: ServerResponse, frames: readonly string[], deliv
   const destroy = (): void => void res.socket?.destroy();
   if (sent === "") setImmediate(destroy);
   else res.write(sent, destroy);
+}
+
+/** Writes one frame now and the next after the interval, until the last ends the response. */
+function sendPaced(res: ServerResponse, frames: readonly string[], intervalMs: number, at = 0): void {
+  if (res.destroyed) return;
+  if (at >= frames.length - 1) {
+    res.end(frames[at] ?? "");
+    return;
+  }
+  res.write(frames[at] ?? "");
+  setTimeout(() => sendPaced(res, frames, intervalMs, at + 1), intervalMs);
 }
 
 /** Sends a JSON body; `reset` destroys the socket instead, `stall` sends headers and nothing more. */

@@ -15,6 +15,8 @@ export interface Exchange {
   readonly res: ServerResponse;
   /** Takes the next model-request index (count_tokens and 404s do not take one). */
   nextModelIndex(): number;
+  /** The server's pace for streamed answers (`FakeServerOptions.frameIntervalMs`). */
+  readonly frameIntervalMs: number;
 }
 
 /** Handles one exchange: starts the response and says how to record it. */
@@ -57,6 +59,7 @@ function handleRequest(
   index: number,
   handler: ProviderHandler,
   nextModelIndex: () => number,
+  frameIntervalMs: number,
 ): RecordedRequest {
   const url = req.url ?? "/";
   const method = req.method ?? "GET";
@@ -65,7 +68,16 @@ function handleRequest(
   const path = url.split("?")[0] ?? url;
   const base = { index, method, url, headers, body };
   try {
-    const { route, reply } = handler({ method, url, path, body, bodyChars: raw.length, res, nextModelIndex });
+    const { route, reply } = handler({
+      method,
+      url,
+      path,
+      body,
+      bodyChars: raw.length,
+      res,
+      nextModelIndex,
+      frameIntervalMs,
+    });
     return reply === undefined ? { ...base, route } : { ...base, route, reply };
   } catch (caught) {
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
@@ -84,10 +96,14 @@ export async function startFakeServer(
   handler: ProviderHandler,
 ): Promise<FakeProviderServer> {
   const requests: RecordedRequest[] = [];
+  const frameIntervalMs = options.frameIntervalMs ?? 0;
   let modelIndex = 0;
   const server = createServer((req, res) => {
     void readBody(req).then(
-      (raw) => requests.push(handleRequest(req, res, raw, requests.length, handler, () => modelIndex++)),
+      (raw) =>
+        requests.push(
+          handleRequest(req, res, raw, requests.length, handler, () => modelIndex++, frameIntervalMs),
+        ),
       () => res.destroy(),
     );
   });

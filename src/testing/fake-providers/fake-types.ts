@@ -144,6 +144,11 @@ export interface FakeServerOptions {
   readonly port?: number;
   /** Epoch milliseconds for `created` fields; default Date.now. */
   readonly now?: () => number;
+  /**
+   * Milliseconds between two frames of a streamed answer, to stream at a model's pace (at 5 tokens a
+   * text chunk, 100 ms is 50 tokens a second). Default 0: a whole answer is written at once.
+   */
+  readonly frameIntervalMs?: number;
 }
 
 export interface FakeProviderServer {

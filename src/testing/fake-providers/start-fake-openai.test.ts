@@ -189,3 +189,34 @@ describe("startFakeOpenAI: non-streaming, routes and faults", () => {
     assert.equal(server.requests.at(-1)?.reply, "invalid-json");
   });
 });
+
+describe("startFakeOpenAI: a paced stream", () => {
+  let server: FakeProviderServer;
+  before(async () => {
+    server = await startFakeOpenAI([{ type: "text", text: "one two three four", textChunks: 4 }], {
+      frameIntervalMs: 20,
+    });
+  });
+  after(() => server.close());
+
+  it("sends the frames one by one, the same bytes as a whole stream", async () => {
+    const response = await post(`${server.baseUrl}/v1/chat/completions`, {
+      model: "gpt-test",
+      stream: true,
+      messages: USER,
+    });
+    const reader = response.body?.getReader();
+    assert.ok(reader !== undefined);
+    const reads: string[] = [];
+    const decoder = new TextDecoder();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      reads.push(decoder.decode(read.value, { stream: true }));
+    }
+    const text = reads.join("");
+    const frames = text.split("\n\n").filter((frame) => frame !== "");
+    // A paced stream arrives as several reads (a whole one is written at once), and ends as any does.
+    assert.ok(reads.length >= 3, `expected the frames in several reads, got ${reads.length}`);
+    assert.equal(frames.at(-1), "data: [DONE]");
+    assert.equal(dataPayloads(text).length, frames.length - 1);
+  });
+});

@@ -1,9 +1,10 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineOptions, RunResult } from "../../engine/index.ts";
-import { createEventSink, runHank, systemClock } from "../../engine/index.ts";
+import { systemClock } from "../../engine/index.ts";
 import type { DataOf, JournaledEvent, JournaledType } from "../../journal/index.ts";
 import { JournalWriter } from "../../journal/index.ts";
+import { createRunChannels, openRunSink, runWorkspace } from "../../runner/index.ts";
 import { countingIds } from "../counting-ids.ts";
 import { prepareTestHank } from "../prepare-test-hank.ts";
 import type { ConformanceTarget } from "./conformance-types.ts";
@@ -30,16 +31,17 @@ export interface ConformanceRun {
   readonly agentRoot: string;
   /** Each session the harness ran, in start order. */
   readonly sessions: readonly SessionTiming[];
-  /** Wall time of `runHank`, in milliseconds. */
+  /** Wall time of the run, in milliseconds. */
   readonly engineMs: number;
   data<T extends JournaledType>(type: T): DataOf<T>[];
   remove(): void;
 }
 
 /**
- * Runs a hank through the engine with the harness under test as the only harness: validated like any
- * run, a real clock (the harness's sessions are real), a validated journal, no workspace hooks. The
- * harness is wrapped in a probe that steps the director and times each session.
+ * Runs a hank through the runner's composition of a run (`runWorkspace`) with the harness under test as
+ * the only harness: validated like any run, a real clock (the harness's sessions are real), a validated
+ * journal, no workspace hooks. The harness is wrapped in a probe that steps the director and times each
+ * session.
  */
 export async function runConformanceHank(input: ConformanceHankInput): Promise<ConformanceRun> {
   const prepared = prepareTestHank({ hank: input.hank, model: input.model, env: input.target.env });
@@ -50,27 +52,25 @@ export async function runConformanceHank(input: ConformanceHankInput): Promise<C
   const probe = probeHarness(input.target.createHarness(stateDir), input.director, () => performance.now());
   const writer = JournalWriter.open(prepared.journalPath, { validate: true });
   const events: JournaledEvent[] = [];
-  const sink = createEventSink({ store: writer, listeners: [(event) => events.push(event)] });
+  const channels = createRunChannels(countingIds("event"), () => prepared.journalPath);
+  const sink = openRunSink({ store: writer, listeners: [(event) => events.push(event)], channels });
   input.director.plan(input.plans);
   try {
     const startedAt = performance.now();
-    const result = await runHank(
-      {
-        hank: prepared.hank,
-        hankDir: prepared.hankDir,
-        models: prepared.models,
-        agentRoot: prepared.agentRoot,
-        processEnv: input.target.env,
-        options: { headless: true, ...input.options },
-      },
-      {
-        clock,
-        newId: countingIds("run"),
-        sink,
-        harnesses: { forModel: () => probe.harness },
-        signal: new AbortController().signal,
-      },
-    );
+    const result = await runWorkspace({
+      hank: prepared.hank,
+      hankDir: prepared.hankDir,
+      models: prepared.models,
+      agentRoot: prepared.agentRoot,
+      env: input.target.env,
+      options: { headless: true, ...input.options },
+      clock,
+      newId: countingIds("run"),
+      sink,
+      harnesses: { forModel: () => probe.harness },
+      channels,
+      signal: new AbortController().signal,
+    });
     const engineMs = performance.now() - startedAt;
     return {
       result,
@@ -86,6 +86,7 @@ export async function runConformanceHank(input: ConformanceHankInput): Promise<C
     remove();
     throw caught;
   } finally {
+    await channels.events.close();
     writer.close();
   }
 }

@@ -49,7 +49,10 @@ export const RUN_CASES: readonly LoopStoreCase[] = [
       assert.equal(await store.acquireLease("r", "driver-b", 2000, 10_000), null);
       const stolen = await store.acquireLease("r", "driver-b", 2000, 10_000, "driver-a");
       assert.ok(stolen !== null && first !== null && stolen > first);
-      await assert.rejects(store.appendEvent("r", first ?? 0, "x", {}, T0), LeaseLostError);
+      await assert.rejects(
+        store.appendEvent("r", first ?? 0, "watch.disarmed", { why: "fenced" }, T0),
+        LeaseLostError,
+      );
       await assert.rejects(
         store.transition("r", first ?? 0, { from: "running", to: "paused", via: "operator_pause", at: T0 }),
         LeaseLostError,
@@ -81,7 +84,7 @@ export const RUN_CASES: readonly LoopStoreCase[] = [
         to: "needs-approval",
         via: "budget_escalated",
         at: "2026-01-01T01:00:00.000Z",
-        events: [{ type: "run.parked", data: { why: "tokens" } }],
+        events: [{ type: "watch.disarmed", data: { why: "tokens" } }],
         effects: [{ deliveryId: "r:park:1", payload: { state: "needs-approval" } }],
       });
       assert.equal(parked.state, "needs-approval");
@@ -93,7 +96,7 @@ export const RUN_CASES: readonly LoopStoreCase[] = [
         ["r:park:1"],
       );
       const types = (await store.events(0, "r")).map((e) => e.type);
-      assert.deepEqual(types, ["run.admitted", "run.state", "run.parked"]);
+      assert.deepEqual(types, ["run.admitted", "run.state", "watch.disarmed"]);
       const ended = await store.transition("r", token, {
         from: "needs-approval",
         to: "blocked",

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
+import { isLoopEvent, type LoopEventType } from "../../events/loop-events.ts";
 import { ZERO_METERS } from "../../loops/model/budgets.ts";
 import type { LoopStore } from "../../loops/store/loop-store.ts";
+import { LOOP_EVENT_SAMPLES } from "./loop-event-samples.ts";
 import { admitted, generation, newRun, T0 } from "./store-fixture.ts";
+
+const STARTED = { number: 1, key: "r1:g1", inbox: [] };
 
 export interface LoopStoreFixture {
   readonly store: LoopStore;
@@ -110,15 +114,32 @@ export const LOG_CASES: readonly LoopStoreCase[] = [
       await admitted(store, newRun("r1"));
       await admitted(store, newRun("r2", "other"));
       const t1 = (await store.acquireLease("r1", "d", 0, 10_000)) ?? 0;
-      const seq = await store.appendEvent("r1", t1, "generation.started", { number: 1 }, T0);
+      const seq = await store.appendEvent("r1", t1, "generation.started", STARTED, T0);
       const after = await store.events(seq - 1);
       assert.deepEqual(
         after.map((e) => e.type),
         ["generation.started"],
       );
-      assert.deepEqual(after[0]?.data, { number: 1 });
+      assert.deepEqual(after[0]?.data, STARTED);
       assert.equal((await store.events(0)).length, 3);
       assert.equal((await store.events(0, "r2")).length, 1);
+    },
+  },
+  {
+    id: "event-log-kinds",
+    title: "every kind of the event log is read back as it was written, typed by its kind",
+    async run({ store }) {
+      await admitted(store, newRun("r1"));
+      const token = (await store.acquireLease("r1", "d", 0, 10_000)) ?? 0;
+      const kinds = Object.keys(LOOP_EVENT_SAMPLES) as LoopEventType[];
+      for (const type of kinds) await store.appendEvent("r1", token, type, LOOP_EVENT_SAMPLES[type], T0);
+      const read = (await store.events(0, "r1")).slice(1);
+      assert.deepEqual(
+        read.map((e) => ({ type: e.type, data: e.data })),
+        kinds.map((type) => ({ type, data: LOOP_EVENT_SAMPLES[type] })),
+      );
+      const ended = read.find(isLoopEvent("run.ended"));
+      assert.equal(ended?.data.cause, "iteration_cap");
     },
   },
   {

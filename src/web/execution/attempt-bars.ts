@@ -12,23 +12,30 @@ export interface AttemptBar {
   end: string | undefined;
 }
 
-/** The run's cumulative cost after each attempt, in USD, for the cost-over-time line. */
-export interface CostPoint {
+/** A running total at a moment: cost in USD, or tokens, after each attempt. */
+export interface CumulativePoint {
   readonly atMs: number;
-  readonly usd: number;
+  readonly value: number;
 }
 
 /**
- * Folds codon starts and ends into attempt bars and cost points, with the journal's timestamps. Pure
+ * Folds codon starts and ends into attempt bars, and usage into cost and token points, with the
+ * journal's timestamps. Pure
  * over events: the page's model calls it for every event it folds.
  */
 export class AttemptBars {
   readonly bars: AttemptBar[] = [];
-  readonly cost: CostPoint[] = [];
+  /** The run's cumulative cost after each attempt, in USD. */
+  readonly cost: CumulativePoint[] = [];
+  /** The run's cumulative tokens (input and output, as the journal counted them) after each attempt. */
+  readonly tokens: CumulativePoint[] = [];
   #usd = 0;
+  #tokens = 0;
 
   apply(event: JournaledEvent): void {
-    if (event.type === "codon.started") {
+    if (event.type === "token.usage") {
+      this.#tokens += event.data.inputTokens + event.data.outputTokens;
+    } else if (event.type === "codon.started") {
       this.bars.push({
         codonId: event.data.codonId,
         attempt: event.data.attempt ?? 1,
@@ -41,7 +48,8 @@ export class AttemptBars {
       const bar = this.bars.findLast((b) => b.codonId === event.data.codonId && b.endMs === undefined);
       const at = Date.parse(event.timestamp);
       this.#usd += event.data.cost;
-      this.cost.push({ atMs: at, usd: this.#usd });
+      this.cost.push({ atMs: at, value: this.#usd });
+      this.tokens.push({ atMs: at, value: this.#tokens });
       if (bar === undefined) return;
       bar.endMs = at;
       bar.status = event.data.success ? "completed" : "failed";

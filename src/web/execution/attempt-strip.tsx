@@ -1,23 +1,24 @@
-import { formatMs, formatUsd } from "../shared/format.ts";
-import type { AttemptBar, CostPoint } from "./attempt-bars.ts";
+import { formatCount, formatMs, formatUsd } from "../shared/format.ts";
+import type { AttemptBar, CumulativePoint } from "./attempt-bars.ts";
 
 const WIDTH = 640;
 const ROW = 14;
-const COST_HEIGHT = 60;
+const LINE_HEIGHT = 60;
 
 /**
  * The run as a Gantt strip: each codon attempt a bar against wall time, coloured by status (the status
  * colours, used for nothing else), one row per attempt; under it the cumulative cost against the
- * ceiling when one is set. The figure is one focusable image with a text alternative that says what
+ * ceiling when one is set, and the cumulative tokens, on the same time axis. The figure is one focusable image with a text alternative that says what
  * it shows; each bar's title names the attempt and how it ended.
  */
 export function AttemptStrip(props: {
   readonly bars: readonly AttemptBar[];
-  readonly cost: readonly CostPoint[];
+  readonly cost: readonly CumulativePoint[];
+  readonly tokens: readonly CumulativePoint[];
   readonly ceilingUsd: number | undefined;
   readonly nowMs: number;
 }) {
-  const { bars, cost, ceilingUsd, nowMs } = props;
+  const { bars, cost, tokens, ceilingUsd, nowMs } = props;
   const first = bars[0];
   if (first === undefined) return null;
   const startMs = first.startMs;
@@ -54,7 +55,24 @@ export function AttemptStrip(props: {
           </rect>
         ))}
       </svg>
-      <CostLine cost={cost} ceilingUsd={ceilingUsd} x={x} />
+      <CumulativeLine
+        points={cost}
+        ceiling={ceilingUsd}
+        x={x}
+        className="cost-line"
+        label={(last) =>
+          `Cost over time: ${formatUsd(last)}${ceilingUsd === undefined ? "" : ` of a ${formatUsd(ceilingUsd)} ceiling`}.`
+        }
+        ceilingTitle={(ceiling) => `ceiling ${formatUsd(ceiling)}`}
+      />
+      <CumulativeLine
+        points={tokens}
+        ceiling={undefined}
+        x={x}
+        className="tokens-line"
+        label={(last) => `Tokens over time: ${formatCount(last)} in and out.`}
+        ceilingTitle={() => ""}
+      />
       <figcaption className="muted">
         Codon attempts against wall time ({formatMs(endMs - startMs)}), one row per attempt
       </figcaption>
@@ -62,35 +80,38 @@ export function AttemptStrip(props: {
   );
 }
 
-function CostLine(props: {
-  readonly cost: readonly CostPoint[];
-  readonly ceilingUsd: number | undefined;
+/** A running total against the strip's time axis, with its ceiling as a dashed line when it has one. */
+function CumulativeLine(props: {
+  readonly points: readonly CumulativePoint[];
+  readonly ceiling: number | undefined;
   readonly x: (ms: number) => number;
+  readonly className: string;
+  readonly label: (last: number) => string;
+  readonly ceilingTitle: (ceiling: number) => string;
 }) {
-  const { cost, ceilingUsd, x } = props;
-  const last = cost.at(-1);
+  const { points, ceiling, x } = props;
+  const last = points.at(-1);
   if (last === undefined) return null;
-  const top = Math.max(last.usd, ceilingUsd ?? 0, 1e-9);
-  const y = (usd: number) => COST_HEIGHT - 2 - (usd / top) * (COST_HEIGHT - 4);
-  const points = cost.map((p) => `${x(p.atMs).toFixed(1)},${y(p.usd).toFixed(1)}`).join(" ");
-  const label = `Cost over time: ${formatUsd(last.usd)}${ceilingUsd === undefined ? "" : ` of a ${formatUsd(ceilingUsd)} ceiling`}.`;
+  const top = Math.max(last.value, ceiling ?? 0, 1e-9);
+  const y = (value: number) => LINE_HEIGHT - 2 - (value / top) * (LINE_HEIGHT - 4);
+  const line = points.map((p) => `${x(p.atMs).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   return (
     <svg
-      className="cost-line"
+      className={props.className}
       role="img"
-      aria-label={label}
-      viewBox={`0 0 ${WIDTH} ${COST_HEIGHT}`}
+      aria-label={props.label(last.value)}
+      viewBox={`0 0 ${WIDTH} ${LINE_HEIGHT}`}
       width="100%"
       preserveAspectRatio="none"
     >
-      {ceilingUsd !== undefined && (
-        <line className="ceiling" x1={0} x2={WIDTH} y1={y(ceilingUsd)} y2={y(ceilingUsd)}>
-          <title>{`ceiling ${formatUsd(ceilingUsd)}`}</title>
+      {ceiling !== undefined && (
+        <line className="ceiling" x1={0} x2={WIDTH} y1={y(ceiling)} y2={y(ceiling)}>
+          <title>{props.ceilingTitle(ceiling)}</title>
         </line>
       )}
       <polyline
-        className="cost"
-        points={`${x(cost[0]?.atMs ?? 0).toFixed(1)},${y(0)} ${points}`}
+        className="total"
+        points={`${x(points[0]?.atMs ?? 0).toFixed(1)},${y(0)} ${line}`}
         fill="none"
       />
     </svg>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { TOKENS_NOT_REPORTED } from "../../journal/run-words.ts";
 import { formatCount, formatMs, formatUsd, ofLimit } from "../shared/format.ts";
 import { MeterBar } from "../shared/meter-bar.tsx";
 import { useLatest } from "../shared/use-latest.tsx";
@@ -58,7 +59,7 @@ export function BudgetMeters(props: { readonly model: ExecutionModel }) {
         label="Tokens"
         value={model.totalTokens}
         limit={undefined}
-        text={formatCount(model.totalTokens)}
+        text={model.tokensReported ? formatCount(model.totalTokens) : TOKENS_NOT_REPORTED}
       />
       {rows.more}
       {summary !== undefined && (

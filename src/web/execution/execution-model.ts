@@ -4,7 +4,7 @@ import { totalTokens } from "../../events/token-usage.ts";
 import type { RunCounts } from "../../journal/run-counts.ts";
 import type { CodonRecord } from "../../journal/run-state.ts";
 import { RunViewFold, type RunViewSnapshot } from "../../journal/run-view.ts";
-import { codonPositionText, leftUndoneText } from "../../journal/run-words.ts";
+import { codonPositionText, leftUndoneText, tokensReported } from "../../journal/run-words.ts";
 import { AttemptBars } from "./attempt-bars.ts";
 
 /**
@@ -117,6 +117,11 @@ export class ExecutionModel {
 
   get totalCost(): number {
     return this.#run.view().state.totals.cost;
+  }
+
+  /** Whether any agent reported token usage: unknown is not zero (`tokensReported`). */
+  get tokensReported(): boolean {
+    return tokensReported(this.#run.view().costSource);
   }
 
   get totalTokens(): number {

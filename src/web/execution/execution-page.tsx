@@ -78,6 +78,7 @@ function ExecutionBody(props: {
         <AttemptStrip
           bars={model.attempts.bars}
           cost={model.attempts.cost}
+          tokens={model.attempts.tokens}
           ceilingUsd={model.budget?.ceiling.maxDollars}
           nowMs={Date.now()}
         />

@@ -1,18 +1,29 @@
 import { useCallback, useState } from "react";
+import type { SuccessOf } from "../../events/daemon-route-types.ts";
+import type { LoopRunView as LoopRun } from "../../events/loop-records.ts";
+import type { LimitKey, LoopKindName } from "../../events/loop-words.ts";
 import { formatCount } from "../shared/format.ts";
 import { useDaemonData } from "./daemon-client.ts";
-import type { LoopRun, LoopsInfo } from "./daemon-types.ts";
+
+type LoopsInfo = SuccessOf<"listLoops">;
+
 import { LoopActions } from "./loop-actions.tsx";
 import { OutcomesStrip } from "./outcomes-strip.tsx";
 import { StateBadge } from "./run-states.tsx";
 
 /** The limits the catalog shows: the last run's pinned value (else the kind's default) / the ceiling. */
-const SHOWN_LIMITS = ["iteration_cap", "window", "failure_breaker", "gate_max_revisions", "inactivity_sec"];
+const SHOWN_LIMITS = [
+  "iteration_cap",
+  "window",
+  "failure_breaker",
+  "gate_max_revisions",
+  "inactivity_sec",
+] as const satisfies readonly LimitKey[];
 
 interface LoopRow {
   readonly loopId: string;
   readonly name: string;
-  readonly kind: string;
+  readonly kind: LoopKindName;
   readonly owner: string | null;
   readonly last: LoopRun | undefined;
   /** The loop's runs, newest first. */
@@ -28,8 +39,8 @@ interface LoopRow {
  */
 export function CatalogPage() {
   const allEvents = useCallback(() => true, []);
-  const runs = useDaemonData<LoopRun[]>("/runs", allEvents);
-  const info = useDaemonData<LoopsInfo>("/loops", allEvents);
+  const runs = useDaemonData("listRuns", {}, allEvents);
+  const info = useDaemonData("listLoops", {}, allEvents);
   const error = runs.error ?? info.error;
   const rows = catalogRows(runs.data ?? [], info.data);
   const [acting, setActing] = useState<string | undefined>(undefined);
@@ -123,9 +134,9 @@ function catalogRows(runs: readonly LoopRun[], info: LoopsInfo | undefined): Loo
   });
 }
 
-function limitsText(info: LoopsInfo | undefined, kind: string, last: LoopRun | undefined): string {
+function limitsText(info: LoopsInfo | undefined, kind: LoopKindName, last: LoopRun | undefined): string {
   if (info === undefined) return "–";
-  const defaults = last?.contract.limits ?? info.defaults[kind] ?? {};
+  const defaults = last?.contract.limits ?? info.defaults[kind];
   const show = (n: number | undefined) => (n === undefined || n === 0 ? "∞" : formatCount(n));
   return SHOWN_LIMITS.map((key) => `${key} ${show(defaults[key])} / ${show(info.ceilings[key])}`).join(" · ");
 }

@@ -1,50 +1,69 @@
 import { useEffect, useState } from "react";
+import { type AnswerOf, type RequestOf, routeUrl, type SuccessOf } from "../../events/daemon-route-types.ts";
+import { DAEMON_ROUTES, type RouteName } from "../../events/daemon-routes.ts";
 
 /**
- * Talks to the daemon that served the page, with the page's token (`/ui/?token=`): JSON routes with
- * `Authorization: Bearer` (the event stream too: it is read with fetch, not EventSource).
+ * Talks to the daemon that served the page, with the page's token (`/ui/?token=`): the routes of the
+ * daemon's route table (`events/daemon-routes.ts`), typed from it, with `Authorization: Bearer` (the
+ * event stream too: it is read with fetch, not EventSource). The daemon validates what it is sent;
+ * the page trusts the table's types for what comes back.
  */
 
 function pageToken(): string {
   return new URLSearchParams(location.search).get("token") ?? "";
 }
 
-export class DaemonError extends Error {}
-
-export async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(path, { headers: { authorization: `Bearer ${pageToken()}` } });
-  const body = (await response.json()) as T & { error?: string };
-  if (!response.ok) throw new DaemonError(body.error ?? `${path}: HTTP ${response.status}`);
-  return body;
-}
-
-export async function postJson(path: string, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { authorization: `Bearer ${pageToken()}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const answer = (await response.json().catch(() => ({}))) as { error?: string };
-    throw new DaemonError(answer.error ?? `${path}: HTTP ${response.status}`);
+/** A refusal: the HTTP status, the daemon's sentence, its code when it gave one, and the whole answer. */
+export class DaemonError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly answer: unknown,
+  ) {
+    super(message);
   }
 }
 
+/** Calls route `name`; resolves with its success answer, rejects with a `DaemonError` for any other. */
+export async function callDaemon<N extends RouteName>(name: N, request: RequestOf<N>): Promise<SuccessOf<N>> {
+  const route = DAEMON_ROUTES[name];
+  const headers: Record<string, string> = { authorization: `Bearer ${pageToken()}` };
+  const body = "body" in request ? JSON.stringify(request.body) : undefined;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(routeUrl(name, request), {
+    method: route.method,
+    headers,
+    ...(body !== undefined && { body }),
+  });
+  const answer: unknown = await response.json().catch(() => undefined);
+  if (response.ok) return answer as SuccessOf<N>;
+  const { error, code } = (answer ?? {}) as { error?: unknown; code?: unknown };
+  const message = typeof error === "string" ? error : `${route.path}: HTTP ${response.status}`;
+  throw new DaemonError(message, response.status, typeof code === "string" ? code : undefined, answer);
+}
+
+/** An entry of the daemon's event log, as the stream carries it. */
+export type StreamedEvent = AnswerOf<"events", 200>;
+
 /**
- * Loads `path` and loads it again whenever the daemon streams an event that `relevant` accepts (at most
- * every 150 ms while events pour in). The stream resumes after its last id on its own.
+ * Loads route `name` and loads it again whenever the daemon streams an event that `relevant` accepts
+ * (at most every 150 ms while events pour in). The stream resumes after its last id on its own.
  */
-export function useDaemonData<T>(
-  path: string,
-  relevant: (event: { runId?: string; type?: string }) => boolean,
-): { data: T | undefined; error: string | undefined; reload: () => void } {
-  const [data, setData] = useState<T | undefined>(undefined);
+export function useDaemonData<N extends RouteName>(
+  name: N,
+  request: RequestOf<N>,
+  relevant: (event: StreamedEvent) => boolean,
+): { data: SuccessOf<N> | undefined; error: string | undefined; reload: () => void } {
+  const [data, setData] = useState<SuccessOf<N> | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [generation, setGeneration] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` is the reload trigger.
+  // The URL stands for the request: a new object with the same contents loads nothing again.
+  const url = routeUrl(name, request);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` is the reload trigger; `url` stands for `request`.
   useEffect(() => {
     let stale = false;
-    getJson<T>(path).then(
+    callDaemon(name, request).then(
       (value) => {
         if (stale) return;
         setData(value);
@@ -55,7 +74,7 @@ export function useDaemonData<T>(
     return () => {
       stale = true;
     };
-  }, [path, generation]);
+  }, [name, url, generation]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = followEvents((event) => {
@@ -82,13 +101,12 @@ const CLOCK_SLACK_MS = 5_000;
  * Returns a function that stops it.
  */
 
-function followEvents(onEvent: (event: { runId?: string; type?: string }) => void): () => void {
+function followEvents(onEvent: (event: StreamedEvent) => void): () => void {
   const abort = new AbortController();
   const since = Date.now() - CLOCK_SLACK_MS;
   let after: number | undefined;
   const read = async (): Promise<void> => {
-    const query = after === undefined ? "" : `?after=${after}`;
-    const response = await fetch(`/events${query}`, {
+    const response = await fetch(routeUrl("events", { query: { after } }), {
       headers: { authorization: `Bearer ${pageToken()}` },
       signal: abort.signal,
     });
@@ -103,16 +121,11 @@ function followEvents(onEvent: (event: { runId?: string; type?: string }) => voi
         buffer = buffer.slice(end + 2);
         const data = frame.split("\n").find((line) => line.startsWith("data: "));
         if (data === undefined) continue;
-        const event = JSON.parse(data.slice(6)) as {
-          seq?: number;
-          runId?: string;
-          type?: string;
-          at?: string;
-        };
-        if (typeof event.seq === "number") after = event.seq;
+        const event = JSON.parse(data.slice(6)) as StreamedEvent;
+        after = event.seq;
         // The stream starts with the whole log: events from before the page loaded its data change
         // nothing it shows, so only newer ones count.
-        if (Date.parse(event.at ?? "") >= since) onEvent(event);
+        if (Date.parse(event.at) >= since) onEvent(event);
       }
     }
   };

@@ -1,6 +1,6 @@
+import type { GenerationView as Generation } from "../../events/loop-records.ts";
 import { BarChart, ChartSvg } from "../shared/bar-chart.tsx";
 import { formatCount, formatMs } from "../shared/format.ts";
-import type { Generation } from "./daemon-types.ts";
 
 const SHOWN = 40;
 const WIDTH = 320;

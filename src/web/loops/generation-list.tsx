@@ -1,5 +1,5 @@
+import type { GenerationView as Generation } from "../../events/loop-records.ts";
 import { formatCount, formatUsd } from "../shared/format.ts";
-import type { Generation } from "./daemon-types.ts";
 
 /** Each generation: the body's end, a card per gate verdict with its blocker ids, tokens, cost, layers. */
 export function GenerationList(props: { readonly generations: readonly Generation[] }) {
@@ -13,7 +13,7 @@ export function GenerationList(props: { readonly generations: readonly Generatio
             <strong>Generation {generation.number}</strong> ·{" "}
             {generation.state === "running" ? "running" : `body ${generation.facts.body.kind}`}
             {generation.state !== "running" &&
-              generation.facts.body.message !== undefined &&
+              "message" in generation.facts.body &&
               `: ${generation.facts.body.message}`}{" "}
             · {formatCount(generation.tokens ?? 0)} tokens · {formatUsd(generation.costUsd ?? 0)}
             {generation.readMessages.length > 0 && ` · read messages ${generation.readMessages.join(", ")}`}

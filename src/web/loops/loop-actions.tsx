@@ -1,15 +1,8 @@
 import { useEffect, useState } from "react";
-import { getJson } from "./daemon-client.ts";
+import type { SuccessOf } from "../../events/daemon-route-types.ts";
+import { callDaemon } from "./daemon-client.ts";
 
-interface LintAnswer {
-  readonly file: string;
-  readonly issues: readonly { readonly path: string; readonly message: string; readonly hint: string }[];
-  readonly report: {
-    readonly admitted: boolean;
-    readonly rows: readonly { readonly condition: string; readonly met: boolean; readonly answer: string }[];
-    readonly warnings: readonly { readonly code: string; readonly message: string }[];
-  } | null;
-}
+type LintAnswer = SuccessOf<"lintLoop">;
 
 type StartResult =
   | { readonly kind: "started" | "duplicate"; readonly runId: string }
@@ -25,7 +18,7 @@ export function LoopActions(props: { readonly loopId: string; readonly onClose: 
   const [key, setKey] = useState(() => `web:${loopId}:${new Date().toISOString()}`);
   const [result, setResult] = useState<StartResult | undefined>(undefined);
   useEffect(() => {
-    getJson<LintAnswer>(`/loops/${encodeURIComponent(loopId)}/lint`).then(setLint, (caught: unknown) =>
+    callDaemon("lintLoop", { params: { id: loopId } }).then(setLint, (caught: unknown) =>
       setLint(caught instanceof Error ? caught.message : String(caught)),
     );
   }, [loopId]);
@@ -108,17 +101,12 @@ function LintView(props: { readonly lint: LintAnswer | string | undefined }) {
   );
 }
 
+/** Starts a run with the key; a refusal (admission, a bad request) is shown with the daemon's sentence. */
 async function startRun(loopId: string, key: string): Promise<StartResult> {
-  const response = await fetch(`/loops/${encodeURIComponent(loopId)}/runs`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${new URLSearchParams(location.search).get("token") ?? ""}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ idempotencyKey: key }),
-  });
-  const body = (await response.json().catch(() => ({}))) as { run?: { id: string }; error?: string };
-  if (body.run !== undefined)
-    return { kind: response.status === 201 ? "started" : "duplicate", runId: body.run.id };
-  return { kind: "error", message: body.error ?? `The daemon answered HTTP ${response.status}` };
+  try {
+    const answer = await callDaemon("startRun", { params: { id: loopId }, body: { idempotencyKey: key } });
+    return { kind: answer.outcome === "admitted" ? "started" : "duplicate", runId: answer.run.id };
+  } catch (caught) {
+    return { kind: "error", message: caught instanceof Error ? caught.message : String(caught) };
+  }
 }

@@ -1,5 +1,5 @@
+import type { LoopRunView as LoopRun } from "../../events/loop-records.ts";
 import { ChartSvg } from "../shared/bar-chart.tsx";
-import type { LoopRun } from "./daemon-types.ts";
 
 const DAYS = 30;
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { InboxMessage } from "./daemon-types.ts";
+import type { InboxMessageView as InboxMessage } from "../../events/loop-records.ts";
 
 /** The run's inbox, oldest first, with who wrote each message and which generation read it; a note form. */
 export function RunInbox(props: {

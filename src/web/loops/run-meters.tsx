@@ -1,6 +1,6 @@
+import type { LoopRunView as LoopRun } from "../../events/loop-records.ts";
 import { formatCount, formatMs, formatUsd, ofLimit } from "../shared/format.ts";
 import { MeterBar } from "../shared/meter-bar.tsx";
-import type { LoopRun } from "./daemon-types.ts";
 
 /**
  * The five meters: generations vs the cap, tokens vs the budget, wall clock vs its budget, the

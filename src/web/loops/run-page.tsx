@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useState } from "react";
-import { postJson, useDaemonData } from "./daemon-client.ts";
-import type { RunDetail } from "./daemon-types.ts";
+import type { RequestOf } from "../../events/daemon-route-types.ts";
+import { callDaemon, useDaemonData } from "./daemon-client.ts";
 import { GenerationCharts } from "./generation-charts.tsx";
 import { GenerationList } from "./generation-list.tsx";
 import { NeedsYou } from "./needs-you.tsx";
@@ -16,20 +16,24 @@ import { TokensChart } from "./tokens-chart.tsx";
 export function RunPage(props: { readonly runId: string }) {
   const { runId } = props;
   const thisRun = useCallback((event: { runId?: string }) => event.runId === runId, [runId]);
-  const { data, error, reload } = useDaemonData<RunDetail>(`/runs/${encodeURIComponent(runId)}`, thisRun);
+  const { data, error, reload } = useDaemonData("getRun", { params: { id: runId } }, thisRun);
   const [actionError, setActionError] = useState<string | undefined>(undefined);
   const state = data?.run.state;
   useEffect(() => {
     document.title = `hankweave: ${runId}${state === undefined ? "" : ` (${stateLabel(state)})`}`;
   }, [runId, state]);
-  const act = (path: string, body: Record<string, unknown>) =>
-    postJson(`/runs/${encodeURIComponent(runId)}/${path}`, { by: "web", ...body }).then(
+  const settle = (call: Promise<unknown>) =>
+    call.then(
       () => {
         setActionError(undefined);
         reload();
       },
       (caught: unknown) => setActionError(caught instanceof Error ? caught.message : String(caught)),
     );
+  const params = { id: runId };
+  const command = (body: RequestOf<"sendCommand">["body"]) =>
+    settle(callDaemon("sendCommand", { params, body: { by: "web", ...body } }));
+  const note = (text: string) => settle(callDaemon("addNote", { params, body: { by: "web", text } }));
   if (data === undefined) {
     return (
       <main className="loops-main">
@@ -85,22 +89,22 @@ export function RunPage(props: { readonly runId: string }) {
       </div>
       {(error ?? actionError) !== undefined && <p role="alert">{actionError ?? error}</p>}
       {run.state === "needs-approval" && (
-        <NeedsYou parkReason={run.parkReason} onAnswer={(answer) => act("commands", answer)} />
+        <NeedsYou parkReason={run.parkReason} onAnswer={(answer) => command(answer)} />
       )}
       {!terminal && (
         <fieldset className="verbs">
           <legend className="visually-hidden">Operator verbs</legend>
           {(run.state === "running" || run.state === "watching") && (
-            <button type="button" onClick={() => act("commands", { type: "pause" })}>
+            <button type="button" onClick={() => command({ type: "pause" })}>
               Pause
             </button>
           )}
           {run.state === "paused" && (
-            <button type="button" onClick={() => act("commands", { type: "resume" })}>
+            <button type="button" onClick={() => command({ type: "resume" })}>
               Resume
             </button>
           )}
-          <button type="button" className="danger" onClick={() => act("commands", { type: "stop" })}>
+          <button type="button" className="danger" onClick={() => command({ type: "stop" })}>
             Stop
           </button>
         </fieldset>
@@ -111,7 +115,7 @@ export function RunPage(props: { readonly runId: string }) {
           <RunMeters run={run} />
           <TokensChart generations={data.generations} />
           <GenerationCharts generations={data.generations} tokenBudget={runBudgets(run).tokens} />
-          <RunInbox messages={data.messages} onNote={(text) => act("notes", { text })} canWrite={!terminal} />
+          <RunInbox messages={data.messages} onNote={(text) => note(text)} canWrite={!terminal} />
         </div>
       </div>
     </main>

@@ -1,6 +1,6 @@
+import type { GenerationView as Generation } from "../../events/loop-records.ts";
 import { BarChart } from "../shared/bar-chart.tsx";
 import { formatCount } from "../shared/format.ts";
-import type { Generation } from "./daemon-types.ts";
 
 const SHOWN = 40;
 const WIDTH = 320;

@@ -1,0 +1,221 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import {
+  type FakeProviderServer,
+  type FakeReply,
+  type FakeRequestView,
+  startFakeAnthropic,
+  startFakeOpenAI,
+} from "../../src/testing/fake-providers/index.ts";
+import { builtBin } from "../lib/built-bin.ts";
+import { childEnv } from "../lib/child-env.ts";
+import { atLeast, atMost, type FigureLine, figure } from "../lib/figure.ts";
+import type { Suite, SuiteContext } from "../lib/suite.ts";
+
+const BENCH = "agent-share";
+
+/** The fake model's pace: one text chunk of about 8 tokens every 150 ms, about 50 tokens a second. */
+const FRAME_INTERVAL_MS = 150;
+const ANSWER_CHUNKS = 24;
+/** The answer's text: about 190 tokens. */
+const ANSWER = `${"The notes list the numbers one to five hundred and twenty, one per line. ".repeat(10)}\n`;
+/** The tool's command: its output is about 2 KB (`seq 1 520` prints 2,030 bytes). */
+const TOOL_COMMAND = "seq 1 520";
+/** Tool calls per codon before the answer: an agent reads a few files before it writes. */
+const TOOL_CALLS = 4;
+
+/**
+ * 15. The runtime's share of realistic agent work: codons run by the real agent SDKs (pi in-process,
+ * and Claude Code through the Claude Agent SDK) against the test kit's fake provider servers, streaming
+ * at a model's pace (about 50 tokens a second); each codon makes four tool calls returning 2 KB each,
+ * then streams an answer of about 190 tokens. The CPU of
+ * the hankweave process (runtime, SDK client, and pi's agent loop, which runs in it) per codon against
+ * the codon's wall time, taken as the difference between a run of `few` and one of `many` codons so the
+ * process's start is not counted; the journal's bytes against the text it carries; and what
+ * `--diet-journal` saves on such a run.
+ */
+export const agentShareSuite: Suite = {
+  name: BENCH,
+  title: "The runtime's share of realistic agent work (real SDKs, fake providers at a model's pace)",
+  async run(context) {
+    const bin = builtBin(context);
+    const figures: FigureLine[] = [];
+    const anthropic = await startFakeAnthropic(paceModel, { frameIntervalMs: FRAME_INTERVAL_MS });
+    const openai = await startFakeOpenAI(paceModel, { frameIntervalMs: FRAME_INTERVAL_MS });
+    try {
+      const harnesses: readonly HarnessSpec[] = [
+        {
+          name: "pi",
+          model: "pi/fake/fake-model",
+          env: { HANKWEAVE_PI_FAKE_BASE_URL: `${openai.baseUrl}/v1` },
+        },
+        {
+          name: "claude",
+          model: "haiku",
+          env: { ANTHROPIC_BASE_URL: anthropic.baseUrl, ANTHROPIC_API_KEY: "bench-key" },
+        },
+      ];
+      for (const harness of harnesses) figures.push(...(await measureHarness(context, bin, harness)));
+    } finally {
+      await closeAll([anthropic, openai]);
+    }
+    return figures;
+  },
+};
+
+interface HarnessSpec {
+  readonly name: string;
+  readonly model: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** In each codon: `TOOL_CALLS` tool calls, then the answer streamed chunk by chunk; side requests get "Done.". */
+function paceModel(request: FakeRequestView): FakeReply {
+  if (request.tools.length === 0) return { type: "text", text: "Done." };
+  if (request.step < TOOL_CALLS) {
+    const command = `${TOOL_COMMAND} # part ${request.step + 1}`;
+    return { type: "tool", calls: [{ tool: "bash", input: { command } }] };
+  }
+  return { type: "text", text: ANSWER, textChunks: ANSWER_CHUNKS };
+}
+
+interface RunFigures {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly journalBytes: number;
+  readonly carriedChars: number;
+  readonly dietedBytes: number;
+}
+
+async function measureHarness(
+  context: SuiteContext,
+  bin: string,
+  harness: HarnessSpec,
+): Promise<FigureLine[]> {
+  const few = 1;
+  const many = context.quick ? 3 : 5;
+  context.log(`  ${harness.name}: runs of ${few} and ${many} codons at a model's pace`);
+  const small = await runHank(context, bin, harness, few);
+  const large = await runHank(context, bin, harness, many);
+  const extra = many - few;
+  const cpuPerCodon = (large.cpuMs - small.cpuMs) / extra;
+  const wallPerCodon = (large.wallMs - small.wallMs) / extra;
+  const spec = (name: string, unit: string, note: string) => ({
+    bench: BENCH,
+    figure: `${harness.name}/${name}`,
+    unit,
+    note,
+  });
+  return [
+    figure(spec("codon-wall", "ms/codon", "wall time a codon adds (four tool calls, one streamed answer)"), [
+      wallPerCodon,
+    ]),
+    figure(spec("codon-cpu", "ms/codon", "CPU of the hankweave process a codon adds"), [cpuPerCodon]),
+    figure(
+      {
+        ...spec("cpu-share", "%", "hankweave process CPU / wall, per added codon (runtime + SDK client)"),
+        target: atMost(1),
+      },
+      [(100 * cpuPerCodon) / wallPerCodon],
+    ),
+    figure(
+      {
+        ...spec("journal-per-text", "x", "journal bytes / characters of text its events carry"),
+        target: atMost(2),
+      },
+      [large.journalBytes / large.carriedChars],
+    ),
+    figure(
+      {
+        ...spec("diet-saving", "%", "bytes --diet-journal takes out of the journal"),
+        target: atLeast(50),
+        better: "higher",
+      },
+      [(100 * (large.journalBytes - large.dietedBytes)) / large.journalBytes],
+    ),
+  ];
+}
+
+/** One headless run of `codons` codons through the harness, spawn to exit, with the child's CPU. */
+async function runHank(
+  context: SuiteContext,
+  bin: string,
+  harness: HarnessSpec,
+  codons: number,
+): Promise<RunFigures> {
+  const dir = join(context.scratch, BENCH, `${harness.name}-${codons}`);
+  const hankDir = join(dir, "hank");
+  const execution = join(dir, "execution");
+  writeShareHank(hankDir, codons);
+  const env = { ...childEnv(context.env), ...harness.env, NO_COLOR: "1" };
+  const args = ["--import", USAGE_PRELOAD, bin, hankDir, "--headless", "-m", harness.model, "-e", execution];
+  const ran = await spawnMeasured(process.execPath, args, dir, env);
+  const journal = join(execution, ".hankweave", "events", "events.jsonl");
+  const journalBytes = statSync(journal).size;
+  const carriedChars = carriedText(readFileSync(journal, "utf8"));
+  await spawnMeasured(process.execPath, [bin, "--diet-journal", execution], dir, env);
+  return { ...ran, journalBytes, carriedChars, dietedBytes: statSync(journal).size };
+}
+
+function writeShareHank(hankDir: string, codons: number): void {
+  mkdirSync(hankDir, { recursive: true });
+  const hank = Array.from({ length: codons }, (_, index) => ({
+    id: `read-${index}`,
+    name: `Read the notes (${index + 1})`,
+    model: "scripted",
+    continuationMode: "fresh",
+    promptText: `Run \`${TOOL_COMMAND}\` for each part of the notes, then summarise them in a paragraph.`,
+  }));
+  writeFileSync(join(hankDir, "hank.json"), `${JSON.stringify({ hank }, null, 2)}\n`);
+}
+
+/**
+ * The characters of text a journal's events carry: what the model wrote (messages, thinking), the
+ * tools' inputs and results, as the journal holds them.
+ */
+function carriedText(journal: string): number {
+  let chars = 0;
+  for (const line of journal.split("\n")) {
+    if (line === "") continue;
+    const event = JSON.parse(line) as { type: string; data: Record<string, unknown> };
+    if (event.type === "assistant.action") {
+      chars += String(event.data.content ?? "").length;
+      if (event.data.toolInput !== undefined) chars += JSON.stringify(event.data.toolInput).length;
+    } else if (event.type === "tool.result") chars += String(event.data.result ?? "").length;
+  }
+  return chars;
+}
+
+/** Prints the process's CPU time to stderr as it exits, where `spawnMeasured` reads it. */
+const USAGE_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  'process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nbench-cpu-us=" + (u.userCPUTime + u.systemCPUTime) + "\\n"); });',
+)}`;
+
+function spawnMeasured(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<{ readonly wallMs: number; readonly cpuMs: number }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, [...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallMs = performance.now() - start;
+      const cpu = /bench-cpu-us=(\d+)/.exec(stderr);
+      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`));
+      else resolve({ wallMs, cpuMs: cpu === null ? Number.NaN : Number(cpu[1]) / 1000 });
+    });
+  });
+}
+
+async function closeAll(servers: readonly FakeProviderServer[]): Promise<void> {
+  await Promise.all(servers.map((server) => server.close()));
+}
