@@ -107,8 +107,9 @@ export async function loopFixture(spec: LoopSpec): Promise<LoopFixture> {
     remove: async () => {
       await store.close();
       // A daemon's close leaves drivers in flight (as a crash would); one may still be laying out a
-      // generation's directory, so a removal that meets a directory filling up tries again.
-      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      // generation's directory, so a removal that meets a directory filling up tries again, for up to a
+      // few seconds (a loaded CI machine lets such a driver run on for more than one).
+      rmSync(dir, { recursive: true, force: true, maxRetries: 40, retryDelay: 100 });
     },
   };
 }

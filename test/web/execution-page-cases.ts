@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { readSince } from "../../src/journal/index.ts";
+import { type JournaledEvent, readSince } from "../../src/journal/index.ts";
 import { hankOf, scriptedCodon, scriptedLoop } from "../../src/testing/index.ts";
 import { assertAccessible, screenshot, serveExecution, text, WAIT_MS } from "./support.ts";
 
@@ -140,6 +140,9 @@ export function executionPageCases(browserOf: () => Browser): void {
       const served = await serveExecution(hank, { stayOpen: true });
       const page = await browserOf().newPage();
       try {
+        // The page opens on a finished run, so its history is longer than one page: opened while the
+        // run was young, it would get the whole history and follow the rest live (nothing to page).
+        await runEnded(served.journal);
         await page.goto(served.pageUrl);
         await page.locator('[data-outcome="completed"]').waitFor({ timeout: WAIT_MS });
         const journal = readSince(join(served.exec, ".hankweave", "events", "events.jsonl"), 0).events;
@@ -167,4 +170,16 @@ export function executionPageCases(browserOf: () => Browser): void {
       }
     });
   });
+}
+
+/** Resolves once the journal holds the run's end; a run that never ends fails the test at `WAIT_MS`. */
+async function runEnded(journal: () => readonly JournaledEvent[]): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  const ended = (event: JournaledEvent): boolean =>
+    event.type === "state.transition" &&
+    (event.data.transitionType === "RunCompleted" || event.data.transitionType === "RunFailed");
+  while (!journal().some(ended)) {
+    if (Date.now() > deadline) throw new Error("the run did not end");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
