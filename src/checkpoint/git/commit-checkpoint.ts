@@ -90,7 +90,7 @@ export async function commitCheckpoint(
     spares: context.spares,
   });
   if (commit.written) objectsWritten++;
-  moveRef(context.gitDir, run.ref, commit.id, run.tip);
+  moveRef(context.gitDir, run.ref, commit.id, run.tip, run.openRef);
   run.tip = commit.id;
   run.baseTree = tree;
   return { record: { sha: commit.id, ...meta, branch: run.branch }, objectsWritten };

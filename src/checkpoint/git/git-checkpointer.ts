@@ -12,7 +12,7 @@ import { readCheckpoints } from "./read-checkpoints.ts";
 import { restoreWorkTree } from "./restore-work-tree.ts";
 import { createGitRunner } from "./run-git.ts";
 import { SpareFiles } from "./spare-files.ts";
-import { type ActiveRun, runStartOf, startRun } from "./start-run.ts";
+import { type ActiveRun, endRun, runStartOf, startRun } from "./start-run.ts";
 import { StoreFilesGuard } from "./store-files-guard.ts";
 
 /** Time as a dependency: commit dates and record timestamps come from here; checkpoints only read it. */
@@ -118,6 +118,7 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
     startRun: (runId, fromSha) =>
       serial(async () => {
         ready();
+        endRun(active);
         active = await startRun(git, options.gitDir, runId, fromSha);
         restoredTree = undefined;
         // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`).
@@ -168,10 +169,14 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
     },
     close: () =>
       serial(async () => {
+        endRun(active);
         await spares.stop();
         await consolidation.settle();
       }),
-    release: () => void spares.stop(),
+    release: () => {
+      endRun(active);
+      void spares.stop();
+    },
   };
 }
 

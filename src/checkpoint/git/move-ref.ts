@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { CheckpointError } from "../checkpoint-error.ts";
+import type { OpenRef } from "./open-ref.ts";
 
 /**
  * Moves a branch from `from` to `to` from this process, inside git's own protocol: `<ref>.lock` is taken
@@ -34,12 +35,21 @@ import { CheckpointError } from "../checkpoint-error.ts";
  *
  * `from` undefined creates the ref: it must not exist yet (loose or packed). A ref that moved under us
  * rejects with `ref-moved`; a lock held by someone else (or left by a crash) with `ref-locked`.
+ * `open`, the ref's file kept open by the caller between moves (`OpenRef`), writes through it when the
+ * file holds `from`; anything else takes the path above, which reads the ref afresh.
  */
-export function moveRef(gitDir: string, ref: string, to: string, from: string | undefined): void {
+export function moveRef(
+  gitDir: string,
+  ref: string,
+  to: string,
+  from: string | undefined,
+  open?: OpenRef,
+): void {
   const path = join(gitDir, ref);
   const lock = `${path}.lock`;
   takeMarkerLock(gitDir, ref, lock);
   try {
+    if (open !== undefined && from !== undefined && open.moveInPlace(to, from)) return;
     const current = readRef(gitDir, ref);
     if (current !== from) {
       throw new CheckpointError(

@@ -3,6 +3,7 @@ import { isValidRunId, type RunStart, runBranch } from "../checkpointer.ts";
 import { requireCommit } from "./git-queries.ts";
 import { MAIN_REF } from "./init-repository.ts";
 import { moveRef, pointHead, readHead, readRef } from "./move-ref.ts";
+import { OpenRef } from "./open-ref.ts";
 import type { RunGit } from "./run-git.ts";
 import type { TreeModel } from "./tree-model.ts";
 
@@ -19,6 +20,8 @@ export interface ActiveRun {
   baseTree?: string;
   /** `baseTree` held in memory, loaded when a commit first needs it and kept current by commits. */
   model?: TreeModel;
+  /** The line's ref file, kept open between commits; closed by `endRun`. */
+  readonly openRef: OpenRef;
 }
 
 /**
@@ -49,7 +52,12 @@ export async function startRun(
     moveRef(gitDir, ref, tip, undefined);
   }
   pointHead(gitDir, ref);
-  return { runId, ref, branch, tip };
+  return { runId, ref, branch, tip, openRef: new OpenRef(gitDir, ref) };
+}
+
+/** Lets go of what an active run holds open (its ref file); the line itself stays as it is. */
+export function endRun(run: ActiveRun | undefined): void {
+  run?.openRef.close();
 }
 
 export function runStartOf(run: ActiveRun): RunStart {
