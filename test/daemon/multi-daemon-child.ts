@@ -3,8 +3,8 @@
 // file) until SIGTERM, which drains it. Prints `ready` once it made its first pass.
 // argv: <postgres url | sqlite file> <schema> <home> <workers> [tick ms]
 import { startDaemon } from "../../src/daemon/daemon.ts";
-import { isPostgresUrl } from "../../src/daemon/store/postgres-database.ts";
 import { openPostgresLoopStore } from "../../src/daemon/store/postgres-loop-store.ts";
+import { isPostgresUrl } from "../../src/daemon/store/postgres-url.ts";
 import { openSqliteLoopStore } from "../../src/daemon/store/sqlite-loop-store.ts";
 import { systemClock } from "../../src/util/clock.ts";
 

@@ -1,20 +1,13 @@
 import { Command, CommanderError } from "commander";
 import type { CliIo } from "../cli-io.ts";
-import { daemonVerb } from "./daemon-verb.ts";
-import { lintVerb } from "./lint-verb.ts";
 import { type LoopsContext, openLoopsContext, type StoreChoice } from "./loops-context.ts";
-import {
-  commandVerb,
-  follow,
-  gcVerb,
-  logsVerb,
-  lsVerb,
-  noteVerb,
-  schemaVerb,
-  showVerb,
-  startVerb,
-  waitVerb,
-} from "./loops-verbs.ts";
+
+/**
+ * The verbs load when one runs: the reading ones (`ls`, `show`, `logs`) need no runner and no daemon,
+ * so they compile neither; `run` and the rest load the coordinator, `daemon` the server too.
+ */
+const verbs = () => import("./loops-verbs.ts");
+const readVerbs = () => import("./read-verbs.ts");
 
 /**
  * `hankweave loops <verb>`: argv (after `loops`) to a verb. Every verb works with or without a
@@ -94,13 +87,15 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
           o: { idempotencyKey?: string; admitAnyway?: string; set: string[]; exitOnPark?: boolean },
         ) =>
           withContext(db(), (c) =>
-            startVerb(c, file, {
-              set: o.set,
-              detach,
-              exitOnPark: o.exitOnPark === true,
-              ...(o.idempotencyKey !== undefined && { idempotencyKey: o.idempotencyKey }),
-              ...(o.admitAnyway !== undefined && { admitAnyway: o.admitAnyway }),
-            }),
+            verbs().then((v) =>
+              v.startVerb(c, file, {
+                set: o.set,
+                detach,
+                exitOnPark: o.exitOnPark === true,
+                ...(o.idempotencyKey !== undefined && { idempotencyKey: o.idempotencyKey }),
+                ...(o.admitAnyway !== undefined && { admitAnyway: o.admitAnyway }),
+              }),
+            ),
           )(),
       );
   run(
@@ -112,37 +107,43 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
   program
     .command("attach <run>")
     .description("drive (or follow) an existing run in the foreground")
-    .action((id: string) => withContext(db(), (c) => follow(c, id, false))());
+    .action((id: string) => withContext(db(), async (c) => (await verbs()).follow(c, id, false))());
   program
     .command("lint <definition>")
     .description("validate a definition and show its admission table")
-    .action((file: string) => withContext(db(), (c) => lintVerb(c, file))());
+    .action((file: string) =>
+      withContext(db(), async (c) => (await import("./lint-verb.ts")).lintVerb(c, file))(),
+    );
   program
     .command("schema")
     .description("print the JSON Schema of .loop.toml files")
-    .action(() => withContext(db(), (c) => schemaVerb(c))());
+    .action(() => withContext(db(), async (c) => (await verbs()).schemaVerb(c))());
   program
     .command("ls")
     .option("--loop <id>")
     .description("runs with their state, cause and time in state; each loop's 30-day success rate")
-    .action((o: { loop?: string }) => withContext(db(), (c) => lsVerb(c, o.loop))());
+    .action((o: { loop?: string }) =>
+      withContext(db(), async (c) => (await readVerbs()).lsVerb(c, o.loop))(),
+    );
   program
     .command("show <run>")
     .option("--wait", "wait until the run ends; exit code per outcome")
     .description("the pinned contract, the five meters, the generations and the outcome")
     .action((id: string, o: { wait?: boolean }) =>
-      withContext(db(), async (c) => (o.wait === true ? waitVerb(c, id) : showVerb(c, id)))(),
+      withContext(db(), async (c) =>
+        o.wait === true ? (await verbs()).waitVerb(c, id) : (await readVerbs()).showVerb(c, id),
+      )(),
     );
   program
     .command("logs <run>")
     .description("the run's event log")
-    .action((id: string) => withContext(db(), (c) => logsVerb(c, id))());
+    .action((id: string) => withContext(db(), async (c) => (await readVerbs()).logsVerb(c, id))());
   program
     .command("note <run> <text...>")
     .option("--by <name>", "who writes it", io.env.USER ?? "operator")
     .description("write to the run's inbox: read before the next decision, handed to the next generation")
     .action((id: string, words: string[], o: { by: string }) =>
-      withContext(db(), (c) => noteVerb(c, id, words.join(" "), o.by))(),
+      withContext(db(), async (c) => (await verbs()).noteVerb(c, id, words.join(" "), o.by))(),
     );
   for (const type of ["pause", "resume", "stop", "reject"] as const) {
     program
@@ -150,7 +151,9 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
       .option("--by <name>", "who decides", io.env.USER ?? "operator")
       .option("--no-drive", "only record the command, even when no driver is alive")
       .action((id: string, o: { by: string; drive: boolean }) =>
-        withContext(db(), (c) => commandVerb(c, id, type, { by: o.by, noDrive: !o.drive }))(),
+        withContext(db(), async (c) =>
+          (await verbs()).commandVerb(c, id, type, { by: o.by, noDrive: !o.drive }),
+        )(),
       );
   }
   program
@@ -164,8 +167,8 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
     .option("--by <name>", "who decides", io.env.USER ?? "operator")
     .option("--no-drive", "only record the command, even when no driver is alive")
     .action((id: string, o: { add?: number; comment?: string; by: string; drive: boolean }) =>
-      withContext(db(), (c) =>
-        commandVerb(c, id, "approve", {
+      withContext(db(), async (c) =>
+        (await verbs()).commandVerb(c, id, "approve", {
           by: o.by,
           noDrive: !o.drive,
           ...(o.add !== undefined && { add: o.add }),
@@ -180,14 +183,16 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
     .option("--port <port>", "0 picks a free port (written to daemon.json beside the store)", Number, 0)
     .option("--workers <n>", "runs this daemon drives at a time (0: no limit)", Number, 0)
     .action((o: { host: string; port: number; workers: number }) =>
-      withContext(db(), (c) => daemonVerb(c, { host: o.host, port: o.port, workers: o.workers }))(),
+      withContext(db(), async (c) =>
+        (await import("./daemon-verb.ts")).daemonVerb(c, { host: o.host, port: o.port, workers: o.workers }),
+      )(),
     );
   program
     .command("gc")
     .option("--older-than <days>", "ended at least this many days ago", Number, 30)
     .option("--all", "remove bad endings too (their workspace, journal and gate evidence)")
     .action((o: { olderThan: number; all?: boolean }) =>
-      withContext(db(), (c) => gcVerb(c, o.olderThan, o.all === true))(),
+      withContext(db(), async (c) => (await verbs()).gcVerb(c, o.olderThan, o.all === true))(),
     );
   return program;
 }

@@ -3,10 +3,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { openSqliteLoopStore } from "../../daemon/index.ts";
-import { isPostgresUrl, redactPostgresUrl } from "../../daemon/store/postgres-database.ts";
-import { type DriverDeps, driverOwner, type LoopStore, readLimitConfig } from "../../loops/index.ts";
+import { isPostgresUrl, redactPostgresUrl } from "../../daemon/store/postgres-url.ts";
+import { openSqliteLoopStore } from "../../daemon/store/sqlite-loop-store.ts";
+import { type DriverDeps, driverOwner } from "../../loops/coordinator/driver-context.ts";
+import { readLimitConfig } from "../../loops/definition/limit-config.ts";
 import type { LimitConfig } from "../../loops/model/limits.ts";
+import type { LoopStore } from "../../loops/store/loop-store.ts";
 import { systemClock } from "../../util/clock.ts";
 import type { CliIo } from "../cli-io.ts";
 

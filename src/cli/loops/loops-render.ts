@@ -1,14 +1,11 @@
-import {
-  type AdmissionReport,
-  catalogEntries,
-  effectiveBudgets,
-  endLayersOf,
-  type GenerationRecord,
-  isTerminalState,
-  type LoopRunRecord,
-  showCap,
-  successText,
-} from "../../loops/index.ts";
+// Direct modules, not the loops barrel: `ls` and `show` render without loading the coordinator.
+import { isTerminalState } from "../../events/loop-run-states.ts";
+import type { AdmissionReport } from "../../loops/index.ts";
+import { effectiveBudgets } from "../../loops/model/budgets.ts";
+import { catalogEntries, successText } from "../../loops/model/catalog.ts";
+import { endLayersOf } from "../../loops/model/end-layers.ts";
+import { showCap } from "../../loops/model/limits.ts";
+import type { GenerationRecord, LoopRunRecord } from "../../loops/store/store-records.ts";
 
 /** Plain-text views of runs for `show`, `ls` and `lint`: one fact per line, greppable. */
 

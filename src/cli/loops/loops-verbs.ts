@@ -1,5 +1,4 @@
 import { rmSync } from "node:fs";
-import type { LoopEvent } from "../../events/loop-events.ts";
 import { formatJsonPath, type ValidationIssue } from "../../hank/issues.ts";
 import {
   admitRun,
@@ -19,11 +18,10 @@ import {
   parkHint,
   refusalNow,
   removePinned,
-  TAMPER_EVENT,
 } from "../../loops/index.ts";
 import type { LoopsContext } from "./loops-context.ts";
 import { printJson, runEndJson } from "./loops-json.ts";
-import { catalogText, lsText, showText } from "./loops-render.ts";
+import { missingRun, showVerb } from "./read-verbs.ts";
 
 /** The verbs of `hankweave loops`; each returns the process exit code. */
 
@@ -138,19 +136,6 @@ export function schemaVerb(context: LoopsContext): number {
   return 0;
 }
 
-export async function showVerb(context: LoopsContext, runId: string): Promise<number> {
-  const run = await context.store.getRun(runId);
-  if (run === undefined) return missingRun(context, runId);
-  const generations = await context.store.generations(runId);
-  const tamper = (await context.store.events(0, runId, 100_000)).find((e) => e.type === TAMPER_EVENT);
-  context.io.stdout.write(
-    context.json
-      ? `${JSON.stringify({ run, generations, ...(tamper !== undefined && { tamper: tamper.data }) }, null, 2)}\n`
-      : showText(run, generations, Date.now(), tamper?.data),
-  );
-  return 0;
-}
-
 /** `show --wait`: polls the store until the run ends; the exit code says how. */
 export async function waitVerb(context: LoopsContext, runId: string): Promise<number> {
   for (;;) {
@@ -163,31 +148,6 @@ export async function waitVerb(context: LoopsContext, runId: string): Promise<nu
     await new Promise((resolve) => setTimeout(resolve, 500));
     if (context.io.signal?.aborted === true) return EXIT_USAGE;
   }
-}
-
-export async function lsVerb(context: LoopsContext, loopId: string | undefined): Promise<number> {
-  const runs = await context.store.listRuns({ ...(loopId !== undefined && { loopId }), limit: 200 });
-  if (context.json) context.print(JSON.stringify(runs, null, 2));
-  else context.io.stdout.write(lsText(runs, Date.now()) + catalogText(runs, Date.now()));
-  return 0;
-}
-
-export async function logsVerb(context: LoopsContext, runId: string): Promise<number> {
-  const events = await context.store.events(0, runId, 100_000);
-  if (context.json) {
-    printJson(context, { run: runId, events });
-    return 0;
-  }
-  for (const event of events) context.print(logLine(event));
-  return 0;
-}
-
-/** One entry of `loops logs`: an entry this version does not know shows its stored kind, marked. */
-function logLine(event: LoopEvent): string {
-  if (event.type === "unrecognized") {
-    return `${event.at}  ${event.data.type} (not known to this version)  ${JSON.stringify(event.data.data)}`;
-  }
-  return `${event.at}  ${event.type}  ${JSON.stringify(event.data)}`;
 }
 
 export async function noteVerb(
@@ -272,9 +232,4 @@ export async function gcVerb(context: LoopsContext, days: number, all: boolean):
       `removed ${removed} run(s) ended before ${before}${all ? "" : " (failed runs' sediment is kept; --all removes it)"}`,
     );
   return 0;
-}
-
-function missingRun(context: LoopsContext, runId: string): number {
-  context.warn(`No loop run ${runId} in ${context.dbPath}. List runs with \`hankweave loops ls\`.`);
-  return EXIT_USAGE;
 }

@@ -101,19 +101,3 @@ async function createSchema(pool: Pool, schema: string): Promise<void> {
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
-
-/** The URL without its password, for messages and `loops ls` (a secret is never printed). */
-export function redactPostgresUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    if (parsed.searchParams.has("password")) parsed.searchParams.set("password", "***");
-    return parsed.toString();
-  } catch {
-    return "postgres://(unparsable URL)";
-  }
-}
-
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value);
-}

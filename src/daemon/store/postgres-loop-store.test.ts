@@ -5,8 +5,8 @@ import { LeaseLostError } from "../../loops/store/loop-store.ts";
 import { runLoopStoreConformance } from "../../testing/loops-store-conformance/index.ts";
 import { admitted, newRun, T0 } from "../../testing/loops-store-conformance/store-fixture.ts";
 import { startTestPostgres, type TestPostgres } from "../../testing/postgres-server.ts";
-import { redactPostgresUrl } from "./postgres-database.ts";
 import { openPostgresLoopStore, type PostgresLoopStore } from "./postgres-loop-store.ts";
+import { redactPostgresUrl } from "./postgres-url.ts";
 
 const server: TestPostgres = await startTestPostgres();
 if (!server.ok) process.stdout.write(`# skipping the PostgreSQL loop store: ${server.reason}\n`);

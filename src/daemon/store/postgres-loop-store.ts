@@ -1,10 +1,6 @@
 import { type MigrationReport, migrate } from "./migrations.ts";
-import {
-  openPostgres,
-  type PostgresConnectOptions,
-  redactPostgresUrl,
-  STORE_MIGRATION_LOCK,
-} from "./postgres-database.ts";
+import { openPostgres, type PostgresConnectOptions, STORE_MIGRATION_LOCK } from "./postgres-database.ts";
+import { redactPostgresUrl } from "./postgres-url.ts";
 import { installWakeTriggers, listenForWakeUps } from "./postgres-wake-ups.ts";
 import { SqliteLoopStore } from "./sqlite-loop-store.ts";
 
