@@ -20,7 +20,7 @@ export interface CliLoopRequest {
 }
 
 const RSS_LINE = /^bench-max-rss-kb=(\d+)$/m;
-const REPORT_RSS = join(import.meta.dirname, "..", "lib", "report-max-rss.mjs");
+const REPORT_RSS = join(import.meta.dirname, "..", "lib", "report-usage.mjs");
 
 /**
  * `hankweave <hank> --headless` with the built bin, as a user runs it: a loop of one no-op scripted

@@ -9,7 +9,15 @@ export interface SpawnSpec {
 }
 
 /** Milliseconds from just before `spawn` until the process has exited and closed its output. */
-export function timeToExit(spec: SpawnSpec): Promise<number> {
+export async function timeToExit(spec: SpawnSpec): Promise<number> {
+  return (await runToExit(spec)).ms;
+}
+
+/**
+ * Runs the process to its exit: the milliseconds from just before `spawn` until it has exited and
+ * closed its output, and its stderr. A non-zero exit rejects with the end of the stderr.
+ */
+export function runToExit(spec: SpawnSpec): Promise<{ readonly ms: number; readonly stderr: string }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(spec.command, [...spec.args], {
@@ -23,13 +31,9 @@ export function timeToExit(spec: SpawnSpec): Promise<number> {
     child.on("error", reject);
     child.on("close", (code) => {
       const ms = performance.now() - start;
-      if (code === 0) resolve(ms);
-      else
-        reject(
-          new Error(
-            `${spec.command} ${spec.args.join(" ")} exited ${code}: ${Buffer.concat(err).toString().slice(-400)}`,
-          ),
-        );
+      const stderr = Buffer.concat(err).toString();
+      if (code === 0) resolve({ ms, stderr });
+      else reject(new Error(`${spec.command} ${spec.args.join(" ")} exited ${code}: ${stderr.slice(-400)}`));
     });
   });
 }

@@ -1,9 +1,6 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import {
-  type FakeProviderServer,
   type FakeReply,
   type FakeRequestView,
   startFakeAnthropic,
@@ -12,7 +9,11 @@ import {
 import { builtBin } from "../lib/built-bin.ts";
 import { childEnv } from "../lib/child-env.ts";
 import { atLeast, atMost, type FigureLine, figure } from "../lib/figure.ts";
+import { runToExit } from "../lib/spawn-timing.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
+
+/** Prints the measured process's peak RSS and CPU time as it exits. */
+const USAGE_PRELOAD = join(import.meta.dirname, "..", "lib", "report-usage.mjs");
 
 const BENCH = "agent-share";
 
@@ -59,7 +60,7 @@ export const agentShareSuite: Suite = {
       ];
       for (const harness of harnesses) figures.push(...(await measureHarness(context, bin, harness)));
     } finally {
-      await closeAll([anthropic, openai]);
+      await Promise.all([anthropic.close(), openai.close()]);
     }
     return figures;
   },
@@ -151,12 +152,18 @@ async function runHank(
   writeShareHank(hankDir, codons);
   const env = { ...childEnv(context.env), ...harness.env, NO_COLOR: "1" };
   const args = ["--import", USAGE_PRELOAD, bin, hankDir, "--headless", "-m", harness.model, "-e", execution];
-  const ran = await spawnMeasured(process.execPath, args, dir, env);
+  const ran = await runToExit({ command: process.execPath, args, cwd: dir, env });
   const journal = join(execution, ".hankweave", "events", "events.jsonl");
   const journalBytes = statSync(journal).size;
   const carriedChars = carriedText(readFileSync(journal, "utf8"));
-  await spawnMeasured(process.execPath, [bin, "--diet-journal", execution], dir, env);
-  return { ...ran, journalBytes, carriedChars, dietedBytes: statSync(journal).size };
+  await runToExit({ command: process.execPath, args: [bin, "--diet-journal", execution], cwd: dir, env });
+  return {
+    wallMs: ran.ms,
+    cpuMs: cpuMsOf(ran.stderr),
+    journalBytes,
+    carriedChars,
+    dietedBytes: statSync(journal).size,
+  };
 }
 
 function writeShareHank(hankDir: string, codons: number): void {
@@ -188,34 +195,8 @@ function carriedText(journal: string): number {
   return chars;
 }
 
-/** Prints the process's CPU time to stderr as it exits, where `spawnMeasured` reads it. */
-const USAGE_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  'process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nbench-cpu-us=" + (u.userCPUTime + u.systemCPUTime) + "\\n"); });',
-)}`;
-
-function spawnMeasured(
-  command: string,
-  args: readonly string[],
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-): Promise<{ readonly wallMs: number; readonly cpuMs: number }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(command, [...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const wallMs = performance.now() - start;
-      const cpu = /bench-cpu-us=(\d+)/.exec(stderr);
-      if (code !== 0) reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-600)}`));
-      else resolve({ wallMs, cpuMs: cpu === null ? Number.NaN : Number(cpu[1]) / 1000 });
-    });
-  });
-}
-
-async function closeAll(servers: readonly FakeProviderServer[]): Promise<void> {
-  await Promise.all(servers.map((server) => server.close()));
+/** What the usage preload printed as the process exited: its CPU time, in milliseconds. */
+function cpuMsOf(stderr: string): number {
+  const cpu = /bench-cpu-us=(\d+)/.exec(stderr);
+  return cpu === null ? Number.NaN : Number(cpu[1]) / 1000;
 }
