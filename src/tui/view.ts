@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { codonPositionText, countsText, tokensReported } from "../journal/run-words.ts";
+import { codonPositionText, countsText, TOKENS_NOT_REPORTED, tokensReported } from "../journal/run-words.ts";
 import { heartbeat } from "./heartbeat.ts";
 import type { InkModules } from "./ink-modules.ts";
 import { budgetRows, summaryLines, tableText } from "./summary.ts";
@@ -134,7 +134,7 @@ export function createTuiView({ ink, react }: InkModules): (props: ViewProps) =>
     const { totals } = props.state;
     const tokens = tokensReported(totals.costSource)
       ? `${count(totals.inputTokens)} in / ${count(totals.outputTokens)} out`
-      : "not reported";
+      : TOKENS_NOT_REPORTED;
     const text = `Codons ${countsText(totals)}   Tokens ${tokens}   Cost ${dollars(totals.costUsd)}`;
     return line(props, oneLine(text, props.width), "muted");
   }

@@ -86,16 +86,14 @@ function buildProgram(io: CliIo, withContext: WithContext): Command {
           file: string,
           o: { idempotencyKey?: string; admitAnyway?: string; set: string[]; exitOnPark?: boolean },
         ) =>
-          withContext(db(), (c) =>
-            verbs().then((v) =>
-              v.startVerb(c, file, {
-                set: o.set,
-                detach,
-                exitOnPark: o.exitOnPark === true,
-                ...(o.idempotencyKey !== undefined && { idempotencyKey: o.idempotencyKey }),
-                ...(o.admitAnyway !== undefined && { admitAnyway: o.admitAnyway }),
-              }),
-            ),
+          withContext(db(), async (c) =>
+            (await verbs()).startVerb(c, file, {
+              set: o.set,
+              detach,
+              exitOnPark: o.exitOnPark === true,
+              ...(o.idempotencyKey !== undefined && { idempotencyKey: o.idempotencyKey }),
+              ...(o.admitAnyway !== undefined && { admitAnyway: o.admitAnyway }),
+            }),
           )(),
       );
   run(

@@ -57,21 +57,20 @@ export function AttemptStrip(props: {
       </svg>
       <CumulativeLine
         points={cost}
-        ceiling={ceilingUsd}
+        {...(ceilingUsd !== undefined && {
+          ceiling: { value: ceilingUsd, title: `ceiling ${formatUsd(ceilingUsd)}` },
+        })}
         x={x}
         className="cost-line"
         label={(last) =>
           `Cost over time: ${formatUsd(last)}${ceilingUsd === undefined ? "" : ` of a ${formatUsd(ceilingUsd)} ceiling`}.`
         }
-        ceilingTitle={(ceiling) => `ceiling ${formatUsd(ceiling)}`}
       />
       <CumulativeLine
         points={tokens}
-        ceiling={undefined}
         x={x}
         className="tokens-line"
         label={(last) => `Tokens over time: ${formatCount(last)} in and out.`}
-        ceilingTitle={() => ""}
       />
       <figcaption className="muted">
         Codon attempts against wall time ({formatMs(endMs - startMs)}), one row per attempt
@@ -83,16 +82,16 @@ export function AttemptStrip(props: {
 /** A running total against the strip's time axis, with its ceiling as a dashed line when it has one. */
 function CumulativeLine(props: {
   readonly points: readonly CumulativePoint[];
-  readonly ceiling: number | undefined;
+  /** A ceiling to draw as a dashed line, with its tooltip. */
+  readonly ceiling?: { readonly value: number; readonly title: string };
   readonly x: (ms: number) => number;
   readonly className: string;
   readonly label: (last: number) => string;
-  readonly ceilingTitle: (ceiling: number) => string;
 }) {
   const { points, ceiling, x } = props;
   const last = points.at(-1);
   if (last === undefined) return null;
-  const top = Math.max(last.value, ceiling ?? 0, 1e-9);
+  const top = Math.max(last.value, ceiling?.value ?? 0, 1e-9);
   const y = (value: number) => LINE_HEIGHT - 2 - (value / top) * (LINE_HEIGHT - 4);
   const line = points.map((p) => `${x(p.atMs).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   return (
@@ -105,8 +104,8 @@ function CumulativeLine(props: {
       preserveAspectRatio="none"
     >
       {ceiling !== undefined && (
-        <line className="ceiling" x1={0} x2={WIDTH} y1={y(ceiling)} y2={y(ceiling)}>
-          <title>{props.ceilingTitle(ceiling)}</title>
+        <line className="ceiling" x1={0} x2={WIDTH} y1={y(ceiling.value)} y2={y(ceiling.value)}>
+          <title>{ceiling.title}</title>
         </line>
       )}
       <polyline
