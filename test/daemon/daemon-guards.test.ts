@@ -72,6 +72,7 @@ describe("the daemon's API guards", { concurrency: 1 }, () => {
       assert.deepEqual([blank.status, blank.json.code], [400, "empty-admit-reason"]);
     } finally {
       await daemon.close();
+      await fx.stopDriven();
       await fx.remove();
     }
   });

@@ -139,6 +139,7 @@ describe("hankweave daemon", { concurrency: 2 }, () => {
       );
     } finally {
       await daemon.close();
+      await fx.stopDriven();
       await fx.remove();
     }
   });

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { openSqliteLoopStore } from "../../src/daemon/store/sqlite-loop-store.ts";
+import { isTerminalState } from "../../src/events/loop-run-states.ts";
 import { type AdmitRequest, admitRun } from "../../src/loops/coordinator/admit-run.ts";
 import { type DriverDeps, driverOwner } from "../../src/loops/coordinator/driver-context.ts";
 import { loadDefinition } from "../../src/loops/definition/load-definition.ts";
@@ -20,6 +21,11 @@ export interface LoopFixture {
   deps(extra?: Partial<DriverDeps>): DriverDeps;
   admit(extra?: Partial<AdmitRequest>): ReturnType<typeof admitRun>;
   write(path: string, text: string, executable?: boolean): void;
+  /**
+   * Stops the runs a driver still holds and waits until each has ended: a daemon's close leaves its
+   * drivers in flight (as a crash would), and a body left running keeps writing into `dir`.
+   */
+  stopDriven(): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -104,12 +110,19 @@ export async function loopFixture(spec: LoopSpec): Promise<LoopFixture> {
         ...extra,
       });
     },
+    stopDriven: async () => {
+      const driven = (await store.listRuns({ live: true })).filter((run) => run.leaseOwner !== null);
+      for (const run of driven)
+        await store.addCommand(run.id, { type: "stop", by: "test" }, new Date().toISOString());
+      for (const run of driven) {
+        await until(async () => isTerminalState((await store.getRun(run.id))?.state ?? "failed"), "stopped");
+      }
+    },
     remove: async () => {
       await store.close();
       // A daemon's close leaves drivers in flight (as a crash would); one may still be laying out a
-      // generation's directory, so a removal that meets a directory filling up tries again, for up to a
-      // few seconds (a loaded CI machine lets such a driver run on for more than one).
-      rmSync(dir, { recursive: true, force: true, maxRetries: 40, retryDelay: 100 });
+      // generation's directory, so a removal that meets a directory filling up tries again.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }
