@@ -21,9 +21,16 @@ const BENCH = "agent-share";
 const FRAME_INTERVAL_MS = 150;
 const ANSWER_CHUNKS = 24;
 /** The answer's text: about 190 tokens. */
-const ANSWER = `${"The notes list the numbers one to five hundred and twenty, one per line. ".repeat(10)}\n`;
-/** The tool's command: its output is about 2 KB (`seq 1 520` prints 2,030 bytes). */
-const TOOL_COMMAND = "seq 1 520";
+const ANSWER = `${"The notes describe thirty-two build steps that read, compile and log. ".repeat(10)}\n`;
+/**
+ * What the tool reads: a 2 KB notes file of prose lines about 64 characters long, as source files and
+ * notes are. (An earlier payload, `seq 1 520`, printed 4-character lines; JSON escapes each newline
+ * into two bytes, which alone added 0.24x to `journal-per-text`, a cost no real tool output shows.)
+ */
+const NOTES_LINE = "- step %: the build reads its inputs, compiles them, and logs it.\n";
+const NOTES = Array.from({ length: 32 }, (_, index) =>
+  NOTES_LINE.replace("%", String(index + 1).padStart(2, "0")),
+).join("");
 /** Tool calls per codon before the answer: an agent reads a few files before it writes. */
 const TOOL_CALLS = 4;
 
@@ -43,8 +50,12 @@ export const agentShareSuite: Suite = {
   async run(context) {
     const bin = builtBin(context);
     const figures: FigureLine[] = [];
-    const anthropic = await startFakeAnthropic(paceModel, { frameIntervalMs: FRAME_INTERVAL_MS });
-    const openai = await startFakeOpenAI(paceModel, { frameIntervalMs: FRAME_INTERVAL_MS });
+    const notes = join(context.scratch, BENCH, "notes.md");
+    mkdirSync(join(context.scratch, BENCH), { recursive: true });
+    writeFileSync(notes, NOTES);
+    const model = paceModel(`cat ${notes}`);
+    const anthropic = await startFakeAnthropic(model, { frameIntervalMs: FRAME_INTERVAL_MS });
+    const openai = await startFakeOpenAI(model, { frameIntervalMs: FRAME_INTERVAL_MS });
     try {
       const harnesses: readonly HarnessSpec[] = [
         {
@@ -72,14 +83,19 @@ interface HarnessSpec {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** In each codon: `TOOL_CALLS` tool calls, then the answer streamed chunk by chunk; side requests get "Done.". */
-function paceModel(request: FakeRequestView): FakeReply {
-  if (request.tools.length === 0) return { type: "text", text: "Done." };
-  if (request.step < TOOL_CALLS) {
-    const command = `${TOOL_COMMAND} # part ${request.step + 1}`;
-    return { type: "tool", calls: [{ tool: "bash", input: { command } }] };
-  }
-  return { type: "text", text: ANSWER, textChunks: ANSWER_CHUNKS };
+/**
+ * In each codon: `TOOL_CALLS` calls of `toolCommand`, then the answer streamed chunk by chunk; side
+ * requests get "Done.".
+ */
+function paceModel(toolCommand: string): (request: FakeRequestView) => FakeReply {
+  return (request) => {
+    if (request.tools.length === 0) return { type: "text", text: "Done." };
+    if (request.step < TOOL_CALLS) {
+      const command = `${toolCommand} # part ${request.step + 1}`;
+      return { type: "tool", calls: [{ tool: "bash", input: { command } }] };
+    }
+    return { type: "text", text: ANSWER, textChunks: ANSWER_CHUNKS };
+  };
 }
 
 interface RunFigures {
@@ -173,7 +189,7 @@ function writeShareHank(hankDir: string, codons: number): void {
     name: `Read the notes (${index + 1})`,
     model: "scripted",
     continuationMode: "fresh",
-    promptText: `Run \`${TOOL_COMMAND}\` for each part of the notes, then summarise them in a paragraph.`,
+    promptText: "Read each part of the notes with the notes command, then summarise them in a paragraph.",
   }));
   writeFileSync(join(hankDir, "hank.json"), `${JSON.stringify({ hank }, null, 2)}\n`);
 }

@@ -52,7 +52,7 @@ describe("journal diet and restore", () => {
     assert.equal(read.events.length, original.toString().trimEnd().split("\n").length);
     assert.equal(readTail(layout.eventsPath, 5).chainBreaks.length, 0);
     const message = read.events.find((event) => event.type === "assistant.action");
-    assert.match(JSON.stringify(message?.data), /bytes moved to cas\/[0-9a-f]{16} by the journal diet/);
+    assert.match(JSON.stringify(message?.data), /bytes in cas\/[0-9a-f]{16}; hankweave --restore-journal]/);
     assert.equal(dietJournal(execution).stdout, `✓ Journal already dieted (${read.events.length} events)\n`);
   });
 

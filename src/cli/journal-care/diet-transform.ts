@@ -14,10 +14,14 @@ import { chainedLine, lineHash } from "../../journal/record-chain.ts";
  * commits anything (see journal-diet.ts).
  */
 
-/** Bodies shorter than this stay inline: moving them would save less than the reference costs. */
-export const DIET_MIN_BODY_BYTES = 1024;
+/**
+ * Bodies shorter than this stay inline: moving one would save less than about 350 bytes of journal
+ * for a file in `cas/`. A model's answer of a paragraph or two (and the same text again as the codon's
+ * result, which shares its `cas/` file) is above it.
+ */
+export const DIET_MIN_BODY_BYTES = 512;
 /** How much of a moved body stays in the journal, so a reader still sees what it was. */
-const KEPT_PREFIX_CHARS = 160;
+const KEPT_PREFIX_CHARS = 64;
 
 export interface MovedBody {
   readonly seq: number;
@@ -109,7 +113,7 @@ function shrink(
 
 function abbreviation(body: string, sha256: string): string {
   const bytes = Buffer.byteLength(body);
-  return `${body.slice(0, KEPT_PREFIX_CHARS)}… [${bytes} bytes moved to cas/${sha256.slice(0, 16)} by the journal diet; hankweave --restore-journal brings them back]`;
+  return `${body.slice(0, KEPT_PREFIX_CHARS)}… [${bytes} bytes in cas/${sha256.slice(0, 16)}; hankweave --restore-journal]`;
 }
 
 function setAt(target: JsonObject, path: readonly (string | number)[], value: string): void {
