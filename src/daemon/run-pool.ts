@@ -2,7 +2,7 @@ import {
   type DriverDeps,
   driveRun,
   isOwnerDead,
-  type LoopRunRecord,
+  type LiveRunLease,
   type LoopStore,
   pollDueAt,
 } from "../loops/index.ts";
@@ -28,6 +28,8 @@ export class RunPool {
   readonly #handBack = new AbortController();
   /** When each watching run polls next, as its last drive said; unknown runs are driven once to learn it. */
   readonly #wakeAt = new Map<string, number>();
+  /** Each watching run's poll period, from its pinned contract (null: the contract has no `[watch]`). */
+  readonly #watchEverySec = new Map<string, number | null>();
 
   constructor(
     private readonly store: LoopStore,
@@ -50,8 +52,9 @@ export class RunPool {
 
   async tick(now: number): Promise<void> {
     if (!this.hasRoom()) return;
-    // Oldest first (the store lists newest first): work is taken in the order it arrived.
-    const live = (await this.store.listRuns({ live: true, limit: 100_000 })).reverse();
+    // Oldest first: work is taken in the order it arrived. Only the columns that decide are read.
+    const live = await this.store.liveRunLeases();
+    this.forgetEnded(live);
     for (const run of live) {
       if (!this.hasRoom()) return;
       if (this.#active.has(run.id) || !(await this.needsDriver(run, now))) continue;
@@ -59,29 +62,47 @@ export class RunPool {
     }
   }
 
-  private async needsDriver(run: LoopRunRecord, now: number): Promise<boolean> {
+  private async needsDriver(run: LiveRunLease, now: number): Promise<boolean> {
     const driverAlive =
       run.leaseOwner !== null && (run.leaseExpiresAt ?? 0) > now && !isOwnerDead(run.leaseOwner);
     if (driverAlive) return false;
     if (run.state === "running") return true;
     if (run.state === "watching") return this.pollDue(run, now);
     if (run.state !== "paused" && run.state !== "needs-approval") return false;
-    return (await this.store.pendingCommands(run.id)).length > 0;
+    return run.commandsWaiting;
   }
 
   /** A watching run is driven when its poll is due: as its last drive said, else as its record says. */
-  private pollDue(run: LoopRunRecord, now: number): boolean {
-    const watch = run.contract.watch;
-    if (watch === null) return false;
-    const wakeAt =
-      this.#wakeAt.get(run.id) ??
-      pollDueAt({
-        armedAtMs: Date.parse(run.createdAt),
-        everySec: watch.everySec,
-        successor: run.trigger === "watch",
-        lastFailedPollMs: null,
-      });
+  private async pollDue(run: LiveRunLease, now: number): Promise<boolean> {
+    const known = this.#wakeAt.get(run.id);
+    if (known !== undefined) return known <= now;
+    const everySec = await this.watchEverySec(run.id);
+    if (everySec === null) return false;
+    const wakeAt = pollDueAt({
+      armedAtMs: Date.parse(run.createdAt),
+      everySec,
+      successor: run.trigger === "watch",
+      lastFailedPollMs: null,
+    });
     return wakeAt <= now;
+  }
+
+  /** The run's `[watch]` period, read from its contract once: a pinned contract never changes. */
+  private async watchEverySec(runId: string): Promise<number | null> {
+    const cached = this.#watchEverySec.get(runId);
+    if (cached !== undefined) return cached;
+    const everySec = (await this.store.getRun(runId))?.contract.watch?.everySec ?? null;
+    this.#watchEverySec.set(runId, everySec);
+    return everySec;
+  }
+
+  /** Drops what the pool remembers of runs that are no longer live. */
+  private forgetEnded(live: readonly LiveRunLease[]): void {
+    if (this.#wakeAt.size === 0 && this.#watchEverySec.size === 0) return;
+    const ids = new Set(live.map((run) => run.id));
+    for (const map of [this.#wakeAt, this.#watchEverySec]) {
+      for (const id of map.keys()) if (!ids.has(id)) map.delete(id);
+    }
   }
 
   /**

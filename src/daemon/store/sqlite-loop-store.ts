@@ -10,6 +10,7 @@ import { LeaseLostError, type LoopStore, StaleStateError } from "../../loops/sto
 import type {
   AdmitResult,
   GenerationRecord,
+  LiveRunLease,
   LoopRunRecord,
   NewRun,
   RunFilter,
@@ -116,6 +117,42 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
     if (states !== undefined) query = query.where("state", "in", [...states]);
     if (filter.limit !== undefined) query = query.limit(filter.limit);
     return (await query.execute()).map(runFromRow);
+  }
+
+  async liveRunLeases(): Promise<LiveRunLease[]> {
+    const rows = await this.db
+      .selectFrom("loop_runs")
+      .select((eb) => [
+        "id",
+        "trigger_kind",
+        "state",
+        "created_at",
+        "lease_owner",
+        "lease_expires_at",
+        eb
+          .exists(
+            eb
+              .selectFrom("loop_commands")
+              .select("loop_commands.id")
+              .whereRef("loop_commands.run_id", "=", "loop_runs.id")
+              .where("loop_commands.settled_at", "is", null),
+          )
+          .as("commands_waiting"),
+      ])
+      .where("state", "in", [...LIVE_STATES])
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      trigger: row.trigger_kind as LiveRunLease["trigger"],
+      state: row.state as LiveRunLease["state"],
+      createdAt: row.created_at,
+      leaseOwner: row.lease_owner,
+      leaseExpiresAt: row.lease_expires_at === null ? null : Number(row.lease_expires_at),
+      // SQLite answers 0 or 1, PostgreSQL a boolean.
+      commandsWaiting: Boolean(Number(row.commands_waiting)),
+    }));
   }
 
   async acquireLease(

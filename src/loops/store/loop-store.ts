@@ -3,6 +3,7 @@ import type {
   AdmitResult,
   Effect,
   GenerationRecord,
+  LiveRunLease,
   LoopCommand,
   LoopEvent,
   LoopRunRecord,
@@ -42,6 +43,11 @@ export interface LoopStore {
   findRunByKey(loopId: string, key: string): Promise<LoopRunRecord | undefined>;
   /** Newest first. */
   listRuns(filter?: RunFilter): Promise<LoopRunRecord[]>;
+  /**
+   * Every live run, oldest first (by admission, then id), as a daemon's tick needs it: one query that
+   * reads a few columns, where `listRuns` would parse every run's contract and meters at every tick.
+   */
+  liveRunLeases(): Promise<LiveRunLease[]>;
 
   /**
    * Takes the run's lease for `owner` until `nowMs + ttlMs` and returns the new fencing token; null

@@ -38,6 +38,18 @@ export interface LoopRunRecord {
   readonly fencingToken: number;
 }
 
+/**
+ * A live run as a daemon's tick sees it: only what decides whether to drive it (its state, its lease,
+ * whether commands wait) and when a watching run polls. No contract, meters or amendments are read.
+ */
+export type LiveRunLease = Pick<
+  LoopRunRecord,
+  "id" | "trigger" | "state" | "createdAt" | "leaseOwner" | "leaseExpiresAt"
+> & {
+  /** Unsettled commands wait for the run (a parked run is driven to settle them). */
+  readonly commandsWaiting: boolean;
+};
+
 export type NewRun = Omit<
   LoopRunRecord,
   | "state"

@@ -153,4 +153,35 @@ export const RUN_CASES: readonly LoopStoreCase[] = [
       assert.deepEqual(live.map((r) => r.id).sort(), ["q1", "q2"]);
     },
   },
+  {
+    id: "live-run-leases",
+    title: "live run leases list live runs oldest first, with their lease and whether commands wait",
+    async run({ store }) {
+      await admitted(store, newRun("later", "b", "later", "2026-01-01T00:00:05.000Z"));
+      await admitted(store, newRun("first", "a", "first", "2026-01-01T00:00:01.000Z"));
+      await admitted(store, newRun("ended", "c", "ended", "2026-01-01T00:00:00.000Z"));
+      const ended = (await store.acquireLease("ended", "d", 0, 10_000)) ?? 0;
+      await store.transition("ended", ended, { from: "running", to: "done", via: "gates_passed", at: T0 });
+      const token = (await store.acquireLease("first", "d", 0, 10_000)) ?? 0;
+      await store.transition("first", token, {
+        from: "running",
+        to: "paused",
+        via: "operator_pause",
+        at: T0,
+      });
+      const command = await store.addCommand("first", { type: "resume", by: "ana" }, T0);
+      const leases = await store.liveRunLeases();
+      assert.deepEqual(
+        leases.map((run) => [run.id, run.state, run.leaseOwner, run.leaseExpiresAt, run.commandsWaiting]),
+        [
+          ["first", "paused", "d", 10_000, true],
+          ["later", "running", null, null, false],
+        ],
+      );
+      assert.equal(leases[0]?.createdAt, "2026-01-01T00:00:01.000Z");
+      assert.equal(leases[0]?.trigger, "manual");
+      await store.settleCommand("first", token, command, "applied", T0);
+      assert.equal((await store.liveRunLeases())[0]?.commandsWaiting, false);
+    },
+  },
 ];
