@@ -8,6 +8,7 @@ import {
 } from "../../src/testing/fake-providers/index.ts";
 import { builtBin } from "../lib/built-bin.ts";
 import { childEnv } from "../lib/child-env.ts";
+import { type ProfileShare, profileShare } from "../lib/cpu-profile-share.ts";
 import { atLeast, atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { runToExit } from "../lib/spawn-timing.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
@@ -41,8 +42,9 @@ const TOOL_CALLS = 4;
  * then streams an answer of about 190 tokens. The CPU of
  * the hankweave process (runtime, SDK client, and pi's agent loop, which runs in it) per codon against
  * the codon's wall time, taken as the difference between a run of `few` and one of `many` codons so the
- * process's start is not counted; the journal's bytes against the text it carries; and what
- * `--diet-journal` saves on such a run.
+ * process's start is not counted; the same split by a CPU profile of each run into hankweave's own
+ * code, the agent packages' code and what no script owns (GC, the VM, I/O); the journal's bytes
+ * against the text it carries; and what `--diet-journal` saves on such a run.
  */
 export const agentShareSuite: Suite = {
   name: BENCH,
@@ -116,7 +118,13 @@ async function measureHarness(
   context.log(`  ${harness.name}: runs of ${few} and ${many} codons at a model's pace`);
   const small = await runHank(context, bin, harness, few);
   const large = await runHank(context, bin, harness, many);
+  context.log(`  ${harness.name}: the same runs under a CPU profile`);
+  const smallProfile = await profileHank(context, bin, harness, few);
+  const largeProfile = await profileHank(context, bin, harness, many);
   const extra = many - few;
+  const profiledWall = (largeProfile.wallMs - smallProfile.wallMs) / extra;
+  const profiledShare = (part: keyof ProfileShare): number =>
+    (100 * (largeProfile.share[part] - smallProfile.share[part])) / extra / profiledWall;
   const cpuPerCodon = (large.cpuMs - small.cpuMs) / extra;
   const wallPerCodon = (large.wallMs - small.wallMs) / extra;
   const spec = (name: string, unit: string, note: string) => ({
@@ -139,6 +147,29 @@ async function measureHarness(
     ),
     figure(
       {
+        ...spec("runtime-share", "%", "hankweave's own code (CPU profile) / wall, per added codon"),
+        target: atMost(1),
+      },
+      [profiledShare("runtimeMs")],
+    ),
+    figure(
+      spec(
+        "packages-share",
+        "%",
+        "the agent SDK's and its dependencies' code (CPU profile) / wall, per added codon",
+      ),
+      [profiledShare("packagesMs")],
+    ),
+    figure(
+      spec(
+        "unattributed-share",
+        "%",
+        "garbage collection, the VM, I/O callbacks (CPU profile) / wall, per added codon",
+      ),
+      [profiledShare("unattributedMs")],
+    ),
+    figure(
+      {
         ...spec("journal-per-text", "x", "journal bytes / characters of text its events carry"),
         target: atMost(2),
       },
@@ -155,20 +186,17 @@ async function measureHarness(
   ];
 }
 
-/** One headless run of `codons` codons through the harness, spawn to exit, with the child's CPU. */
+/** One measured run of `codons` codons: its wall time, its CPU, its journal and what the diet takes out. */
 async function runHank(
   context: SuiteContext,
   bin: string,
   harness: HarnessSpec,
   codons: number,
 ): Promise<RunFigures> {
-  const dir = join(context.scratch, BENCH, `${harness.name}-${codons}`);
-  const hankDir = join(dir, "hank");
-  const execution = join(dir, "execution");
-  writeShareHank(hankDir, codons);
-  const env = { ...childEnv(context.env), ...harness.env, NO_COLOR: "1" };
-  const args = ["--import", USAGE_PRELOAD, bin, hankDir, "--headless", "-m", harness.model, "-e", execution];
-  const ran = await runToExit({ command: process.execPath, args, cwd: dir, env });
+  const { ran, dir, execution, env } = await spawnHank(context, bin, harness, codons, "", [
+    "--import",
+    USAGE_PRELOAD,
+  ]);
   const journal = join(execution, ".hankweave", "events", "events.jsonl");
   const journalBytes = statSync(journal).size;
   const carriedChars = carriedText(readFileSync(journal, "utf8"));
@@ -180,6 +208,44 @@ async function runHank(
     carriedChars,
     dietedBytes: statSync(journal).size,
   };
+}
+
+/**
+ * The same run under `node --cpu-prof`, apart from the measured one: sampling every millisecond
+ * costs the process CPU of its own (a few percent of a core), which would inflate `cpu-share`.
+ */
+async function profileHank(
+  context: SuiteContext,
+  bin: string,
+  harness: HarnessSpec,
+  codons: number,
+): Promise<{ readonly wallMs: number; readonly share: ProfileShare }> {
+  const profileDir = join(context.scratch, BENCH, `${harness.name}-${codons}-profiled`, "profile");
+  const { ran } = await spawnHank(context, bin, harness, codons, "-profiled", [
+    "--cpu-prof",
+    "--cpu-prof-dir",
+    profileDir,
+  ]);
+  return { wallMs: ran.ms, share: profileShare(profileDir) };
+}
+
+/** One headless run of `codons` codons through the harness, spawn to exit, with `nodeArgs` before the bin. */
+async function spawnHank(
+  context: SuiteContext,
+  bin: string,
+  harness: HarnessSpec,
+  codons: number,
+  label: string,
+  nodeArgs: readonly string[],
+) {
+  const dir = join(context.scratch, BENCH, `${harness.name}-${codons}${label}`);
+  const hankDir = join(dir, "hank");
+  const execution = join(dir, "execution");
+  writeShareHank(hankDir, codons);
+  const env = { ...childEnv(context.env), ...harness.env, NO_COLOR: "1" };
+  const args = [...nodeArgs, bin, hankDir, "--headless", "-m", harness.model, "-e", execution];
+  const ran = await runToExit({ command: process.execPath, args, cwd: dir, env });
+  return { ran, dir, execution, env };
 }
 
 function writeShareHank(hankDir: string, codons: number): void {
