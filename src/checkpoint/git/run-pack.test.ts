@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { CheckpointError } from "../checkpoint-error.ts";
 import { createGitCheckpointer, type GitCheckpointer } from "./git-checkpointer.ts";
-import { DEFAULT_IDENTITY, gitEnvironment } from "./git-environment.ts";
 import { recoverRunPacks } from "./recover-run-packs.ts";
 import { RUN_PACK_DIR, runPackPath } from "./run-pack.ts";
 
@@ -63,19 +62,9 @@ describe("run pack", () => {
       changedPaths: ["log.txt"],
     });
   };
-  /** Plain git, as another process runs it. */
+  /** Plain git, as a person runs it from another shell: only the store named. */
   const git = (args: string[]): string =>
-    execFileSync("git", args, {
-      cwd: workTree,
-      encoding: "utf8",
-      env: gitEnvironment({
-        gitDir,
-        workTree,
-        indexFile: join(root, "test-index"),
-        identity: DEFAULT_IDENTITY,
-        pathEnv: process.env.PATH ?? "",
-      }),
-    }).trim();
+    execFileSync("git", [`--git-dir=${gitDir}`, ...args], { encoding: "utf8" }).trim();
   const branchTip = () => git(["rev-parse", "refs/heads/run/run-1"]);
 
   it("shows other processes the line at the last seal; flush seals at once", async () => {
