@@ -179,7 +179,8 @@ async function scanTree(
     const snapshot = await snapshotTree({
       gitDir: context.gitDir,
       workTree: context.workTree,
-      loose: looseSink(context.gitDir, context.spares),
+      // A few objects go where the run's other objects go: its pack, else loose.
+      loose: context.runPack ?? looseSink(context.gitDir, context.spares),
       listSelection: () => scanSelection(withEmptyIndex(context), globs),
       hashLarge: (paths) => hashLarge(context, paths),
     });

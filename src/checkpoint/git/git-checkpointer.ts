@@ -157,8 +157,9 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
           });
         }
         restoredTree = undefined;
-        // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`).
-        spares.start();
+        // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`), for loose
+        // objects only: a run pack writes none.
+        if (active.runPack === undefined) spares.start();
         return runStartOf(active);
       }),
     commit: (input) =>
