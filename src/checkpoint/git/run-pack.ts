@@ -141,11 +141,6 @@ export class RunPack implements ObjectSink {
     this.#timer ??= setTimeout(() => this.#sealOnTimer(), this.#lagMs).unref();
   }
 
-  /** True while the file holds checkpoints the store does not show yet. */
-  get unsealed(): boolean {
-    return this.#tip !== this.#base;
-  }
-
   /**
    * Seals the file into the store and moves the branch onto the newest checkpoint; nothing when nothing
    * was written since the last seal. The next `put` starts a new file. When a recovery took the file
@@ -183,13 +178,17 @@ export class RunPack implements ObjectSink {
     this.#discardPending();
   }
 
-  /** A timer's seal: a failure leaves the file for the next seal or recovery, never an uncaught error. */
+  /**
+   * A timer's seal. A failure (a full disk) leaves the checkpoints in the file, is tried again after the
+   * same lag (a parked run writes no checkpoint to re-arm it), and is reported by the next boundary's
+   * seal if it persists; it never escapes as an uncaught error.
+   */
   #sealOnTimer(): void {
     this.#timer = undefined;
     try {
       this.seal();
     } catch {
-      // The checkpoints stay in the file; the next boundary seals it and reports what fails then.
+      if (this.#file !== undefined) this.#timer = setTimeout(() => this.#sealOnTimer(), this.#lagMs).unref();
     }
   }
 
