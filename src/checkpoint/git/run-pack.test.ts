@@ -6,6 +6,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -22,6 +23,15 @@ import { RUN_PACK_DIR, runPackPath } from "./run-pack.ts";
  * writer sees its checkpoints at once; git elsewhere sees them once sealed (a boundary or the timer);
  * a killed writer's checkpoints (torn tail included) are sealed by the next holder's recovery.
  */
+/** Resolves once `done()` holds, polling every 10 ms; fails after 5 s. */
+async function waitFor(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) assert.fail("not within 5 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe("run pack", () => {
   let root: string;
   let gitDir: string;
@@ -89,11 +99,37 @@ describe("run pack", () => {
   it("seals on its timer, without any call, within the lag", async () => {
     const cp = await writer(30);
     const made = await commit(cp, "one");
-    const deadline = Date.now() + 5_000;
-    while (branchTip() !== made.sha && Date.now() < deadline)
-      await new Promise((done) => setTimeout(done, 10));
-    assert.equal(branchTip(), made.sha);
+    await waitFor(() => branchTip() === made.sha);
     assert.deepEqual(readdirSync(join(gitDir, RUN_PACK_DIR)), [], "the sealed file left the run-pack folder");
+  });
+
+  it("a seal that fails leaves the checkpoints in the file and is tried again; close never rejects", async () => {
+    const packDir = join(gitDir, "objects", "pack");
+    const breakPackDir = () => {
+      renameSync(packDir, `${packDir}.away`);
+      writeFileSync(packDir, "not a directory");
+    };
+    const mendPackDir = () => {
+      rmSync(packDir);
+      renameSync(`${packDir}.away`, packDir);
+    };
+    const cp = await writer(20);
+    const base = branchTip();
+    breakPackDir();
+    const one = await commit(cp, "one");
+    await new Promise((done) => setTimeout(done, 150));
+    assert.equal(branchTip(), base, "the seal failed");
+    assert.ok(existsSync(runPackPath(gitDir, "run-1")), "the checkpoint stays in the run's pack");
+    mendPackDir();
+    await waitFor(() => branchTip() === one.sha);
+    breakPackDir();
+    const two = await commit(cp, "two");
+    await cp.close();
+    mendPackDir();
+    assert.equal(branchTip(), one.sha, "close could not seal");
+    assert.deepEqual(recoverRunPacks(gitDir), ["run-1"]);
+    assert.equal(branchTip(), two.sha, "recovery sealed what close could not");
+    assert.equal(git(["fsck", "--strict", "--no-dangling"]), "");
   });
 
   it("recovery seals what a killed writer left, a torn last entry cut off", async () => {
