@@ -160,6 +160,7 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
         // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`), for loose
         // objects only: a run pack writes none.
         if (active.runPack === undefined) spares.start();
+        else spares.clearLeftovers();
         return runStartOf(active);
       }),
     commit: (input) =>
