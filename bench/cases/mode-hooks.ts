@@ -52,6 +52,7 @@ export function modeHooks(
           workTree: layout.agentRoot,
           clock: setup.clock,
           trace: setup.onGit,
+          runPack: true,
         })
       : createNullCheckpointer();
   const hooks = createWorkspaceHooks({

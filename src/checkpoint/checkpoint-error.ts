@@ -17,7 +17,8 @@ export type CheckpointErrorCode =
   | "run-conflict"
   | "unknown-checkpoint"
   | "ref-moved"
-  | "ref-locked";
+  | "ref-locked"
+  | "run-pack-taken";
 
 /**
  * The journal `error` code of a codon end (`completed` or `error`) that could not be checkpointed

@@ -125,6 +125,13 @@ export interface Checkpointer {
   /** The files recorded in checkpoint `sha`, sorted. Rejects for an unknown `sha`. */
   filesAt(sha: string): Promise<string[]>;
   /**
+   * Makes every checkpoint committed so far readable by other readers of the store (other
+   * checkpointers over it, other processes). The git store with a run pack shows them to other
+   * processes only when sealed, at most about a second late, and seals at once here; an
+   * implementation that writes through at each commit needs none. Optional.
+   */
+  flush?(): Promise<void>;
+  /**
    * Finishes background work (the git store packs what a run wrote) so the store is left compact and no
    * process outlives the run. Optional; calls made after it are still served. Never rejects: background
    * work that failed leaves a correct store, only a larger one.

@@ -139,6 +139,11 @@ export function fencedCheckpointer(checkpointer: Checkpointer, fence: LockFence)
     list: (runId) => checkpointer.list(runId),
     resolve: (target) => checkpointer.resolve(target),
     filesAt: (sha) => checkpointer.filesAt(sha),
+    // Sealing is a write: skipped once the lock is lost (readers then see the line up to the last seal).
+    flush: () =>
+      fenced(fence, async () => checkpointer.flush?.()).catch((error: unknown) => {
+        if (!(error instanceof LockLostError)) throw error;
+      }),
     // Packing the store is a write too: skipped (never rejected) once the lock is lost, and what this
     // process holds to write it (spare files) is freed instead.
     close: () => fenced(fence, async () => checkpointer.close?.()).catch(() => checkpointer.release?.()),

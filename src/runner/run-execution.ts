@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createGitCheckpointer } from "../checkpoint/git/index.ts";
+import type { Checkpointer } from "../checkpoint/index.ts";
 import type { RunControl } from "../engine/index.ts";
 import type { RefusalCode } from "../events/refusals.ts";
 import type { HankFile } from "../hank/schema/index.ts";
@@ -39,6 +40,13 @@ export interface ExecutionHandle {
   /** Resolves once the execution directory is open and locked (undefined when the start was refused). */
   readonly opened: Promise<ExecutionLayout | undefined>;
   readonly done: Promise<ExecutionResult>;
+  /**
+   * Makes every checkpoint the run made so far readable through the store by this process's other
+   * readers (the execution door's listing, a rollback's check): the run's writer shows them to other
+   * processes only at its seals, at most about a second late (`Checkpointer.flush`). Call it before
+   * such a read while the run is live; resolves at once before the execution is locked or after the run.
+   */
+  flushCheckpoints(): Promise<void>;
 }
 
 /**
@@ -63,7 +71,8 @@ export function startExecution(options: ExecutionOptions): ExecutionHandle {
     journalPath = layout.eventsPath;
     markOpened(layout);
   };
-  const done = execute(options, channels, onOpened)
+  const live: LiveCheckpointer = {};
+  const done = execute(options, channels, onOpened, live)
     // A filesystem fault before the execution was locked (creating or opening it) is a refusal too.
     .catch((error: unknown) => faultResult(error, undefined) ?? Promise.reject(error))
     .finally(() => markOpened(undefined))
@@ -71,7 +80,15 @@ export function startExecution(options: ExecutionOptions): ExecutionHandle {
       await drainBus(channels.events);
       return result;
     });
-  return { control: channels.control, events: channels.events, opened, done };
+  const flushCheckpoints = async (): Promise<void> => {
+    await live.checkpointer?.flush?.();
+  };
+  return { control: channels.control, events: channels.events, opened, done, flushCheckpoints };
+}
+
+/** The run's checkpointer once the execution is locked (set by `execute`). */
+interface LiveCheckpointer {
+  checkpointer?: Checkpointer;
 }
 
 /** The steps of a start, top to bottom; each refusal names what is wrong and the fix. */
@@ -79,6 +96,7 @@ async function execute(
   options: ExecutionOptions,
   channels: RunChannels,
   onOpened: (layout: ExecutionLayout) => void,
+  live: LiveCheckpointer,
 ): Promise<ExecutionResult> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -161,6 +179,8 @@ async function execute(
     ...(options.listeners ?? []),
   ];
   try {
+    const checkpointer = fencedCheckpointer((options.checkpointer ?? gitCheckpointer)(layout, clock), fence);
+    live.checkpointer = checkpointer;
     return await runLocked({
       options: { ...options, listeners },
       env,
@@ -169,7 +189,7 @@ async function execute(
       loaded,
       channels,
       staleLock: lock.staleFrom,
-      checkpointer: fencedCheckpointer((options.checkpointer ?? gitCheckpointer)(layout, clock), fence),
+      checkpointer,
       fence,
       signal:
         options.signal === undefined ? lockLost.signal : AbortSignal.any([options.signal, lockLost.signal]),
@@ -195,6 +215,8 @@ function gitCheckpointer(
     workTree: layout.agentRoot,
     clock,
     extraEnv: executionMarkEnv(layout.executionDir),
+    // A run's writer holds the lock, and every holder recovers unsealed packs first (`recoverCrash`).
+    runPack: true,
   });
 }
 

@@ -215,7 +215,9 @@ export class LiveExecution {
   checkpoints(runId: string | undefined) {
     const layout = this.#layout;
     if (layout === undefined) return Promise.reject(new Error("The execution is not open yet"));
-    return openExecutionDoor(layout, this.clock).checkpointList(runId);
+    // A live run's newest checkpoints become readable by the door's reader first.
+    const flushed = this.#run?.handle.flushCheckpoints() ?? Promise.resolve();
+    return flushed.then(() => openExecutionDoor(layout, this.clock).checkpointList(runId));
   }
 
   /**

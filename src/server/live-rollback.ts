@@ -37,6 +37,8 @@ export async function rollBackServed(rollback: ServedRollback): Promise<ServedRo
   const { request } = rollback;
   try {
     if (rollback.liveRun !== undefined) {
+      // The live run's newest checkpoints become readable by the door's reader first.
+      await rollback.liveRun.flushCheckpoints();
       const problem = await openExecutionDoor(rollback.layout, rollback.clock).rollbackProblem(
         request.target,
       );

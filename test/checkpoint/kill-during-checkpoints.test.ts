@@ -5,19 +5,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DEFAULT_IDENTITY, gitEnvironment } from "../../src/checkpoint/git/git-environment.ts";
-import { createGitCheckpointer } from "../../src/checkpoint/git/index.ts";
+import { createGitCheckpointer, recoverRunPacks } from "../../src/checkpoint/git/index.ts";
 import { clearStaleGitLocks } from "../../src/runner/recovery/clear-stale-git-locks.ts";
 
 /**
  * Crash safety of the git store: a process killed (SIGKILL) at an arbitrary moment while it checkpoints
  * and packs in the background leaves a store git accepts, with the run's branch on a complete commit
  * that is the last one acknowledged or the one in flight, and the next process, once it removed the
- * lock files the kill may have left (as every run's start does), continues the line.
+ * lock files the kill may have left (as every run's start does), continues the line. The run-pack
+ * variant appends checkpoints to one pack sealed every few milliseconds: the kill leaves the branch on
+ * the last seal, and recovery (`recoverRunPacks`, as every run's start runs it) seals what the pack
+ * holds and moves the branch on, to the same place as the loose variant.
  */
 
 const SCRIPT = join(import.meta.dirname, "commit-forever.ts");
 
-test("SIGKILL at arbitrary moments never leaves the store or the run's branch broken", async () => {
+for (const mode of ["loose", "pack"] as const) {
+  test(`SIGKILL at arbitrary moments never leaves the store or the run's branch broken (${mode})`, () =>
+    killRepeatedly(mode));
+}
+
+async function killRepeatedly(mode: "loose" | "pack"): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "hankweave-kill-store-"));
   try {
     const gitDir = join(root, "store");
@@ -36,12 +44,17 @@ test("SIGKILL at arbitrary moments never leaves the store or the run's branch br
         }),
       });
     for (const commitsBeforeKill of [3, 20, 41]) {
-      const acknowledged = await runAndKill(gitDir, workTree, commitsBeforeKill);
+      const acknowledged = await runAndKill(gitDir, workTree, commitsBeforeKill, mode);
       // A background repack the killed process started goes on without it (git makes that safe);
       // fsck run meanwhile would see loose objects vanish into the new pack between two of its reads.
       await orphanedGitEnds(gitDir);
       const fsck = git(["fsck", "--strict", "--no-dangling"]);
       assert.equal(fsck, "", `fsck after a kill at commit ${commitsBeforeKill}`);
+      if (mode === "pack") {
+        recoverRunPacks(gitDir);
+        assert.equal(git(["fsck", "--strict", "--no-dangling"]), "", "fsck after recovery");
+        assert.deepEqual(await readdir(join(gitDir, "hankweave-run-pack")), [], "no run pack is left");
+      }
       const tip = git(["rev-parse", "refs/heads/run/run-1"]).trim();
       const last = acknowledged[acknowledged.length - 1];
       assert.ok(last !== undefined);
@@ -54,7 +67,12 @@ test("SIGKILL at arbitrary moments never leaves the store or the run's branch br
     }
     // The next process recovers as a run's start does (`recoverCrash`): a kill mid-update leaves a lock.
     clearStaleGitLocks(gitDir);
-    const resumed = createGitCheckpointer({ gitDir, workTree, clock: { now: () => Date.now() } });
+    const resumed = createGitCheckpointer({
+      gitDir,
+      workTree,
+      clock: { now: () => Date.now() },
+      runPack: mode === "pack",
+    });
     await resumed.init();
     await resumed.startRun("run-1");
     const next = await resumed.commit({
@@ -72,7 +90,7 @@ test("SIGKILL at arbitrary moments never leaves the store or the run's branch br
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-});
+}
 
 /** Resolves once no process works on `gitDir` (found by its GIT_DIR in /proc; Linux only), within 60 s. */
 async function orphanedGitEnds(gitDir: string): Promise<void> {
@@ -90,9 +108,9 @@ async function orphanedGitEnds(gitDir: string): Promise<void> {
 }
 
 /** Runs the child until it acknowledged `count` commits, then SIGKILLs it; returns what it acknowledged. */
-function runAndKill(gitDir: string, workTree: string, count: number): Promise<string[]> {
+function runAndKill(gitDir: string, workTree: string, count: number, mode: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, gitDir, workTree, "run-1"], {
+    const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, gitDir, workTree, "run-1", mode], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const acknowledged: string[] = [];

@@ -5,9 +5,10 @@ import { isMandatoryExcluded, toWorkTreePath } from "../work-tree-paths.ts";
 import { commitBody } from "./commit-object.ts";
 import type { GitIdentity } from "./git-environment.ts";
 import { listFiles, literalPathspecs, splitNul } from "./git-queries.ts";
-import { looseSink, treeOfLooseCommit, writeObject } from "./loose-objects.ts";
+import { looseSink, type ObjectType, objectId, treeOfLooseCommit, writeObject } from "./loose-objects.ts";
 import { moveRef } from "./move-ref.ts";
 import type { RunGit } from "./run-git.ts";
+import type { RunPack } from "./run-pack.ts";
 import { scanSelection } from "./select-paths.ts";
 import { EMPTY_TREE, snapshotTree } from "./snapshot-tree.ts";
 import type { SpareFiles } from "./spare-files.ts";
@@ -26,6 +27,12 @@ export interface CommitContext {
   readonly emptyIndexFile: string;
   /** Files made ahead of time for the objects written (see `SpareFiles`). */
   readonly spares?: SpareFiles | undefined;
+  /**
+   * The run's pack: when given, the staged objects and the commit are appended to it and the branch
+   * is moved when the pack is sealed (see `RunPack`); else they are written loose and the branch moved
+   * at once.
+   */
+  readonly runPack?: RunPack | undefined;
 }
 
 export interface Committed {
@@ -64,14 +71,14 @@ export async function commitCheckpoint(
     const model = await modelOf(run, context);
     objectsWritten += await stageChanges(model, {
       workTree: context.workTree,
-      sink: looseSink(context.gitDir, context.spares),
+      sink: context.runPack ?? looseSink(context.gitDir, context.spares),
       globs,
       paths: route.paths,
       listUnignored: (paths) => listUnignored(context, paths),
       hashLarge: (paths) => hashLarge(context, paths),
     });
     tree = model.write((body) => {
-      const written = writeObject(context.gitDir, "tree", body, { spares: context.spares });
+      const written = putObject(context, "tree", body);
       if (written.written) objectsWritten++;
       return written.id;
     });
@@ -86,14 +93,23 @@ export async function commitCheckpoint(
     timestamp: new Date(context.now).toISOString(),
   };
   const message = formatCheckpointMessage(meta, input.message);
-  const commit = writeObject(context.gitDir, "commit", commitBody(tree, run.tip, context, message), {
-    spares: context.spares,
-  });
-  if (commit.written) objectsWritten++;
-  moveRef(context.gitDir, run.ref, commit.id, run.tip, run.openRef);
+  const commit = putObject(context, "commit", commitBody(tree, run.tip, context, message));
+  if (context.runPack !== undefined) context.runPack.writeCheckpoint(commit.id);
+  else {
+    if (commit.written) objectsWritten++;
+    moveRef(context.gitDir, run.ref, commit.id, run.tip, run.openRef);
+  }
   run.tip = commit.id;
   run.baseTree = tree;
   return { record: { sha: commit.id, ...meta, branch: run.branch }, objectsWritten };
+}
+
+/** An object into the run's pack when there is one, else written loose. */
+function putObject(context: CommitContext, type: ObjectType, body: Buffer): { id: string; written: boolean } {
+  if (context.runPack === undefined)
+    return writeObject(context.gitDir, type, body, { spares: context.spares });
+  const id = objectId(type, body);
+  return { id, written: context.runPack.put(type, body, id) };
 }
 
 type Route =
@@ -163,7 +179,8 @@ async function scanTree(
     const snapshot = await snapshotTree({
       gitDir: context.gitDir,
       workTree: context.workTree,
-      loose: looseSink(context.gitDir, context.spares),
+      // A few objects go where the run's other objects go: its pack, else loose.
+      loose: context.runPack ?? looseSink(context.gitDir, context.spares),
       listSelection: () => scanSelection(withEmptyIndex(context), globs),
       hashLarge: (paths) => hashLarge(context, paths),
     });

@@ -13,6 +13,14 @@ import type { RunGit } from "./run-git.ts";
 export const CONSOLIDATE_EVERY_OBJECTS = 1024;
 /** Loose objects left at `close` above which the store is consolidated before the run ends. */
 export const CONSOLIDATE_AT_CLOSE_OBJECTS = 32;
+/**
+ * Run packs sealed (`RunPack`, at most one a second) between two background consolidations, and packs in
+ * the store above which `settle` consolidates: git looks an object up in every pack's index in turn, so
+ * a run of an hour must not leave 3,600 of them. The geometric repack merges the small ones and keeps
+ * their number logarithmic in the store's size.
+ */
+export const CONSOLIDATE_EVERY_PACKS = 32;
+export const CONSOLIDATE_AT_CLOSE_PACKS = 16;
 
 /**
  * One delta-search thread, and glibc's allocator told not to hand freed memory back to the kernel
@@ -35,6 +43,7 @@ const REPACK_ENV = { GLIBC_TUNABLES: "glibc.malloc.trim_threshold=268435456" };
  */
 export class StoreConsolidation {
   #loose = 0;
+  #sealed = 0;
   #running: Promise<void> | undefined;
   #lastError: string | undefined;
 
@@ -50,6 +59,12 @@ export class StoreConsolidation {
     if (this.#loose >= this.every && this.#running === undefined) this.#start();
   }
 
+  /** Counts run packs sealed; starts a background consolidation once enough accumulated. */
+  sealedPack(): void {
+    this.#sealed++;
+    if (this.#sealed >= CONSOLIDATE_EVERY_PACKS && this.#running === undefined) this.#start();
+  }
+
   /** Why the last consolidation failed, if it did (the store stays correct, only larger). */
   get lastError(): string | undefined {
     return this.#lastError;
@@ -60,6 +75,8 @@ export class StoreConsolidation {
    * this process when the loose objects are few and small (`packLooseObjects`), else with git.
    */
   async settle(): Promise<void> {
+    await this.#running;
+    if (this.#sealed > 0 && packCount(this.gitDir) > CONSOLIDATE_AT_CLOSE_PACKS) this.#start();
     await this.#running;
     if (this.#loose < CONSOLIDATE_AT_CLOSE_OBJECTS && looseSample(this.gitDir) < 2) return;
     if (this.#packHere() === undefined) this.#start();
@@ -80,6 +97,7 @@ export class StoreConsolidation {
 
   #start(): void {
     this.#loose = 0;
+    this.#sealed = 0;
     this.#running = this.git({ args: REPACK_ARGS, env: REPACK_ENV })
       .then(() => {
         this.#lastError = undefined;
@@ -100,6 +118,15 @@ export class StoreConsolidation {
 function looseSample(gitDir: string): number {
   try {
     return readdirSync(join(gitDir, "objects", "17")).filter((name) => !name.startsWith("tmp_")).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** The store's packs (their indexes: a pack without one is not git's yet). */
+function packCount(gitDir: string): number {
+  try {
+    return readdirSync(join(gitDir, "objects", "pack")).filter((name) => name.endsWith(".idx")).length;
   } catch {
     return 0;
   }

@@ -9,3 +9,12 @@ runCheckpointerConformance("git", (dirs) =>
     clock: dirs.clock,
   }),
 );
+
+runCheckpointerConformance("git, checkpoints appended to a run pack", (dirs) =>
+  createGitCheckpointer({
+    gitDir: join(dirs.stateDir, "checkpoints", ".hankweavecheckpoints"),
+    workTree: dirs.workTree,
+    clock: dirs.clock,
+    runPack: true,
+  }),
+);

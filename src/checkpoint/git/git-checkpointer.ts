@@ -9,10 +9,12 @@ import { isHexId, requireCommit, resolveCommit, treeFiles } from "./git-queries.
 import { initRepository } from "./init-repository.ts";
 import { hasRunLines, readRef } from "./move-ref.ts";
 import { readCheckpoints } from "./read-checkpoints.ts";
+import { recoverRunPacks } from "./recover-run-packs.ts";
 import { restoreWorkTree } from "./restore-work-tree.ts";
 import { createGitRunner } from "./run-git.ts";
+import { RunPack } from "./run-pack.ts";
 import { SpareFiles } from "./spare-files.ts";
-import { type ActiveRun, endRun, runStartOf, startRun } from "./start-run.ts";
+import { type ActiveRun, dropRun, endRun, runStartOf, startRun } from "./start-run.ts";
 import { StoreFilesGuard } from "./store-files-guard.ts";
 
 /** Time as a dependency: commit dates and record timestamps come from here; checkpoints only read it. */
@@ -37,10 +39,24 @@ export interface GitCheckpointerOptions {
   readonly consolidateEvery?: number;
   /** Added to every git process's environment (a run's writer adds its execution's mark). */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * Append each run's checkpoints to one pack sealed at boundaries (`RunPack`) instead of writing loose
+   * objects and moving the branch at every commit: only for the holder of the execution's lock, since
+   * `init` then seals what a killed writer left (`recoverRunPacks`). This checkpointer sees every
+   * checkpoint it made (it seals before it reads); readers in other processes see the run's line up
+   * to the last seal, at most `sealLagMs` behind. Default false.
+   */
+  readonly runPack?: boolean;
+  /** With `runPack`: how long a checkpoint may wait for its seal. Default `SEAL_LAG_MS` (1 s). */
+  readonly sealLagMs?: number;
 }
 
-/** The git checkpointer: the contract, with `close` and `release` always present. */
-export type GitCheckpointer = Checkpointer & { close(): Promise<void>; release(): void };
+/** The git checkpointer: the contract, with `flush`, `close` and `release` always present. */
+export type GitCheckpointer = Checkpointer & {
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  release(): void;
+};
 
 /** A file name in the git dir that is never created: git reads a missing index file as an empty index. */
 const EMPTY_INDEX_FILE = "hankweave-empty-index";
@@ -53,7 +69,10 @@ const DEFAULT_MAX_CHANGED_PATHS = 512;
  * run's branch from this process (`commitCheckpoint`), so a codon boundary costs no git process unless
  * new files must be checked against `.gitignore` or the globs scanned; reads, restores and scans use
  * the git CLI. Loose objects are packed in the background (`StoreConsolidation`) and once more by
- * `close`. Mutating calls (init, startRun, commit, restore, close) run one at a time, in call order.
+ * `close`. Mutating calls (init, startRun, commit, restore, flush, close) run one at a time, in call
+ * order. With `runPack`, commits append to the run's pack instead (`RunPack`): this checkpointer seals
+ * it before each of its own reads, so it always sees its checkpoints; other readers see them once
+ * sealed (`flush`, the timer, `close`).
  */
 export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheckpointer {
   const identity = options.identity ?? DEFAULT_IDENTITY;
@@ -72,7 +91,11 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
   const git = createGitRunner({
     cwd: options.workTree,
     env,
-    beforeSpawn: () => guard.check(),
+    // Git reads the store: the run's pack is sealed first, so it sees every checkpoint.
+    beforeSpawn: () => {
+      guard.check();
+      active?.runPack?.seal();
+    },
     ...(options.trace ? { trace: options.trace } : {}),
   });
   const serial = serialQueue();
@@ -96,6 +119,7 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
     maxChangedPaths: options.maxChangedPaths ?? DEFAULT_MAX_CHANGED_PATHS,
     emptyIndexFile: join(options.gitDir, EMPTY_INDEX_FILE),
     spares,
+    runPack: active?.runPack,
   });
   /** The files the tracked set holds now: the active run's base, else what HEAD's line last sealed. */
   const trackedFiles = async (): Promise<string[]> => {
@@ -112,6 +136,8 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
         // the run's line), and each `git init` is a process.
         if (initialized) return;
         await initRepository(git, { gitDir: options.gitDir, identity, now: options.clock.now(), indexFile });
+        // A run pack's writer holds the lock: what a killed (or closed-over) writer left is sealed first.
+        if (options.runPack === true) recoverRunPacks(options.gitDir);
         guard.arm();
         initialized = true;
       }),
@@ -119,10 +145,22 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
       serial(async () => {
         ready();
         endRun(active);
+        // A killed writer's unsealed checkpoints go into the store before the line is read.
+        recoverRunPacks(options.gitDir);
         active = await startRun(git, options.gitDir, runId, fromSha);
+        if (options.runPack === true) {
+          active.runPack = new RunPack({
+            gitDir: options.gitDir,
+            run: active,
+            onSealed: () => consolidation.sealedPack(),
+            ...(options.sealLagMs !== undefined && { sealLagMs: options.sealLagMs }),
+          });
+        }
         restoredTree = undefined;
-        // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`).
-        spares.start();
+        // Only a run's writer starts a run: spares are made from here on (see `SpareFiles`), for loose
+        // objects only: a run pack writes none.
+        if (active.runPack === undefined) spares.start();
+        else spares.clearLeftovers();
         return runStartOf(active);
       }),
     commit: (input) =>
@@ -131,11 +169,12 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
         const run = active;
         if (run === undefined) throw new CheckpointError("no-active-run", "Call startRun() before commit().");
         const { record, objectsWritten } = await commitCheckpoint(run, input, commitContext());
-        consolidation.wrote(objectsWritten);
+        if (run.runPack === undefined) consolidation.wrote(objectsWritten);
         return record;
       }),
     list: async (runId) => {
       ready();
+      active?.runPack?.seal();
       if (runId === undefined) {
         // A store without run lines (a new execution's) holds no checkpoints: no git process to say so.
         return hasRunLines(options.gitDir) ? readCheckpoints(git, ["--glob=refs/heads/run/*"]) : [];
@@ -167,14 +206,24 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
       ready();
       return treeFiles(git, await requireCommit(git, sha));
     },
+    flush: () =>
+      serial(async () => {
+        active?.runPack?.seal();
+      }),
     close: () =>
       serial(async () => {
-        endRun(active);
+        try {
+          endRun(active);
+        } catch {
+          // The last seal failed (a full disk): the checkpoints stay in the run's pack file, which the
+          // next holder of the lock seals (`recoverRunPacks`); the store is correct meanwhile.
+          dropRun(active);
+        }
         await spares.stop();
         await consolidation.settle();
       }),
     release: () => {
-      endRun(active);
+      dropRun(active);
       void spares.stop();
     },
   };

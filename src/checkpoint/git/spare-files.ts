@@ -64,6 +64,11 @@ export class SpareFiles {
     this.#refill();
   }
 
+  /** Removes what an earlier process left, for a writer that makes no spares (a run pack's). */
+  clearLeftovers(): void {
+    if (!this.#started) rmSync(this.#dir, { recursive: true, force: true });
+  }
+
   /** A ready spare file, or undefined (the caller creates its file itself); starts making more. */
   take(): SpareFile | undefined {
     const spare = this.#files.pop();

@@ -5,6 +5,7 @@ import { MAIN_REF } from "./init-repository.ts";
 import { moveRef, pointHead, readHead, readRef } from "./move-ref.ts";
 import { OpenRef } from "./open-ref.ts";
 import type { RunGit } from "./run-git.ts";
+import type { RunPack } from "./run-pack.ts";
 import type { TreeModel } from "./tree-model.ts";
 
 /** The run whose line receives commits; `tip` advances with each one. */
@@ -22,6 +23,8 @@ export interface ActiveRun {
   model?: TreeModel;
   /** The line's ref file, kept open between commits; closed by `endRun`. */
   readonly openRef: OpenRef;
+  /** Where the writer appends the run's checkpoints (see `RunPack`); sealed by `endRun`. */
+  runPack?: RunPack;
 }
 
 /**
@@ -55,8 +58,15 @@ export async function startRun(
   return { runId, ref, branch, tip, openRef: new OpenRef(gitDir, ref) };
 }
 
-/** Lets go of what an active run holds open (its ref file); the line itself stays as it is. */
+/** Seals the run's pack (its branch moved onto the newest checkpoint) and closes its ref file. */
 export function endRun(run: ActiveRun | undefined): void {
+  run?.runPack?.seal();
+  run?.openRef.close();
+}
+
+/** Lets go of what the run holds open without writing to the store (the lock is lost): recovery seals it. */
+export function dropRun(run: ActiveRun | undefined): void {
+  run?.runPack?.drop();
   run?.openRef.close();
 }
 

@@ -1,5 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { writeAll } from "../../util/write-all.ts";
@@ -14,7 +25,7 @@ export interface PackEntry {
 }
 
 /** Git's type numbers in a pack entry's header. */
-const TYPE_CODES: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3 };
+export const TYPE_CODES: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3 };
 
 /** Offsets of version-2 indexes hold 31 bits; a larger pack needs the 64-bit table, never written here. */
 export const MAX_PACK_OFFSET = 2 ** 31 - 1;
@@ -38,7 +49,7 @@ export function writePack(packDir: string, entries: readonly PackEntry[]): strin
   }
 }
 
-interface LocatedEntry {
+export interface LocatedEntry {
   readonly id: Buffer;
   readonly offset: number;
   readonly crc: number;
@@ -110,27 +121,8 @@ export class PackStream {
   /** Completes the pack and its index and puts both in place; returns the pack's name. */
   finish(): string {
     this.#flush();
-    const header = Buffer.alloc(12);
-    header.write("PACK", 0, "latin1");
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(this.#located.length, 8);
-    writeSync(this.#fd, header, 0, 12, 0);
-    const checksum = this.#checksum();
-    writeSync(this.#fd, checksum, 0, checksum.length, this.#offset);
-    fsyncSync(this.#fd);
-    closeSync(this.#fd);
     this.#open = false;
-    const name = `pack-${checksum.toString("hex")}`;
-    const tempIndex = join(this.#packDir, `tmp_idx_${randomBytes(6).toString("hex")}`);
-    try {
-      writeSynced(tempIndex, buildIndex(this.#located, checksum));
-      renameSync(this.#tempPack, join(this.#packDir, `${name}.pack`));
-      renameSync(tempIndex, join(this.#packDir, `${name}.idx`));
-    } finally {
-      rmSync(this.#tempPack, { force: true });
-      rmSync(tempIndex, { force: true });
-    }
-    return name;
+    return sealPack({ fd: this.#fd, path: this.#tempPack, size: this.#offset }, this.#located, this.#packDir);
   }
 
   /** Drops the unfinished pack. */
@@ -149,23 +141,96 @@ export class PackStream {
     this.#pending = [];
     this.#pendingBytes = 0;
   }
+}
 
-  /** SHA-1 of the pack as written, read back from the file. */
-  #checksum(): Buffer {
-    const hash = createHash("sha1");
-    const chunk = Buffer.alloc(Math.min(WRITE_CHUNK_BYTES, this.#offset));
-    for (let at = 0; at < this.#offset; ) {
-      const read = readSync(this.#fd, chunk, 0, Math.min(chunk.length, this.#offset - at), at);
-      if (read === 0) throw new Error("the pack being written is shorter than what was written to it");
-      hash.update(chunk.subarray(0, read));
-      at += read;
+/** A pack being written: its open file (read and write), its path, and the bytes written after the header. */
+export interface OpenPack {
+  readonly fd: number;
+  readonly path: string;
+  readonly size: number;
+}
+
+/**
+ * Completes a pack whose entries are written (`size` bytes, the first 12 reserved for the header) and
+ * puts it in place with its index (`completePackFile`, then `placePack`), closing its file. Returns the
+ * pack's name; removes the pack's file and the temporary index on failure.
+ */
+export function sealPack(pack: OpenPack, located: readonly LocatedEntry[], packDir: string): string {
+  try {
+    let checksum: Buffer;
+    try {
+      checksum = completePackFile(pack.fd, pack.size, located.length);
+    } finally {
+      closeSync(pack.fd);
     }
-    return hash.digest();
+    return placePack(pack.path, located, checksum, packDir);
+  } finally {
+    rmSync(pack.path, { force: true });
   }
 }
 
+/**
+ * Writes the header (with `count`) and the trailing checksum of a pack whose entries fill `size` bytes
+ * after the 12 of the header, cuts anything after the checksum, and syncs the file; returns the checksum. Rewriting both is harmless, so
+ * a caller may append more entries over the checksum and complete the file again.
+ */
+export function completePackFile(fd: number, size: number, count: number): Buffer {
+  const header = Buffer.alloc(12);
+  header.write("PACK", 0, "latin1");
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(count, 8);
+  writeSync(fd, header, 0, 12, 0);
+  const checksum = checksumOf(fd, size);
+  writeSync(fd, checksum, 0, checksum.length, size);
+  // Bytes past the checksum (a write cut short and not truncated) would make git reject the pack.
+  ftruncateSync(fd, size + checksum.length);
+  fsyncSync(fd);
+  return checksum;
+}
+
+/**
+ * Puts a completed pack file in place: its index written under a temporary name, synced and renamed
+ * into `packDir` first, then the pack renamed (or, with `keep`, hard-linked) beside it, which is what
+ * makes git read the pack (git skips an index whose pack is missing). A kill between the two leaves an
+ * index git ignores and the pack's file where it was, for the caller to complete again (same bytes,
+ * same name). Returns the pack's name. On failure the temporary index is removed.
+ */
+export function placePack(
+  path: string,
+  located: readonly LocatedEntry[],
+  checksum: Buffer,
+  packDir: string,
+  keep = false,
+): string {
+  const name = `pack-${checksum.toString("hex")}`;
+  const tempIndex = join(packDir, `tmp_idx_${randomBytes(6).toString("hex")}`);
+  const packPath = join(packDir, `${name}.pack`);
+  try {
+    writeSynced(tempIndex, buildIndex(located, checksum));
+    renameSync(tempIndex, join(packDir, `${name}.idx`));
+    if (!keep) renameSync(path, packPath);
+    else if (!existsSync(packPath)) linkSync(path, packPath);
+  } finally {
+    rmSync(tempIndex, { force: true });
+  }
+  return name;
+}
+
+/** SHA-1 of a pack's first `size` bytes, read back from the file. */
+function checksumOf(fd: number, size: number): Buffer {
+  const hash = createHash("sha1");
+  const chunk = Buffer.alloc(Math.min(WRITE_CHUNK_BYTES, size));
+  for (let at = 0; at < size; ) {
+    const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+    if (read === 0) throw new Error("the pack being written is shorter than what was written to it");
+    hash.update(chunk.subarray(0, read));
+    at += read;
+  }
+  return hash.digest();
+}
+
 /** Type in bits 4-6 of the first byte, the size in its low 4 bits and then 7 bits a byte, low first. */
-function entryHeader(type: number, size: number): Buffer {
+export function entryHeader(type: number, size: number): Buffer {
   const bytes: number[] = [];
   let byte = (type << 4) | (size & 0x0f);
   let rest = Math.floor(size / 16);
@@ -178,7 +243,7 @@ function entryHeader(type: number, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
-function buildIndex(located: readonly LocatedEntry[], packChecksum: Buffer): Buffer {
+export function buildIndex(located: readonly LocatedEntry[], packChecksum: Buffer): Buffer {
   const sorted = [...located].sort((a, b) => Buffer.compare(a.id, b.id));
   const count = sorted.length;
   const index = Buffer.alloc(8 + 256 * 4 + count * (20 + 4 + 4) + 40);
@@ -222,7 +287,7 @@ function writeSynced(path: string, bytes: Buffer): void {
  * CRC-32 (IEEE 802.3) as zlib computes it, continuing from `value` (the CRC of the bytes before): zlib's
  * own from Node 20.15 and 22.2, else by table.
  */
-const crc32: (bytes: Buffer, value?: number) => number =
+export const crc32: (bytes: Buffer, value?: number) => number =
   typeof zlib.crc32 === "function" ? zlib.crc32 : crc32ByTable;
 
 function crc32ByTable(bytes: Buffer, value = 0): number {

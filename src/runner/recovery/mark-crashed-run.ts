@@ -1,3 +1,4 @@
+import { recoverRunPacks } from "../../checkpoint/git/index.ts";
 import type { EventDraftOf, EventSink } from "../../engine/index.ts";
 import { ActiveCodonStatus } from "../../events/payloads-common.ts";
 import { redactSecrets } from "../../hank/validate/index.ts";
@@ -14,8 +15,9 @@ import { endLeftoverProcesses } from "./leftover-processes.ts";
  * run the journal shows as still running) agents, rig commands, a git repack; after a clean end, what
  * an agent started out of its process group's reach (`setsid`), which a cancel does not signal. This
  * comes before a crashed run is journaled as crashed, so that a kill in between finds them again. Then
- * marks that run (see `markCrashedRun`), and removes the git lock files a killed process left in the
- * store, once nothing of it runs. Each is said in the journal.
+ * marks that run (see `markCrashedRun`), removes the git lock files a killed process left in the
+ * store, once nothing of it runs, and seals the checkpoints it appended to its run's pack (see
+ * `recoverRunPacks`), so that every checkpoint the journal names is readable. Each is said in the journal.
  */
 export function recoverCrash(
   sink: EventSink,
@@ -28,6 +30,12 @@ export function recoverCrash(
   const staleLocks = clearStaleGitLocks(layout.checkpointGitDir);
   if (staleLocks.length > 0) {
     sink.emit("info", { message: `Removed git lock files left by a crash: ${staleLocks.join(", ")}` });
+  }
+  const sealed = recoverRunPacks(layout.checkpointGitDir);
+  if (sealed.length > 0) {
+    sink.emit("info", {
+      message: `Sealed the checkpoints a crash left unsealed, of run(s) ${sealed.join(", ")}`,
+    });
   }
 }
 
