@@ -39,6 +39,21 @@ describe("a journal replaced under its writer", () => {
     assert.equal(existsSync(`${path}.restoring`), false);
   });
 
+  it("appends made before the path is checked again are put back too, at the latest at the next flush", async () => {
+    const path = join(dir, "events.jsonl");
+    const notices: JournalReplaced[] = [];
+    const writer = JournalWriter.open(path, { onReplaced: (r) => notices.push(r) });
+    writer.append(info("one"));
+    execFileSync("sed", ["-i", "s/one/ONE/", path]);
+    writer.append(info("two"));
+    writer.append(info("three"));
+    writer.flush();
+    assert.deepEqual(notices, [{ path, keptAs: `${path}.replaced-1` }]);
+    writer.append(info("four"));
+    writer.close();
+    assert.deepEqual(await messages(path), ["one", "two", "three", "four"]);
+  });
+
   it("after its directory was removed (the execution was deleted): it writes on, putting nothing back", () => {
     const events = join(dir, "events");
     const path = join(events, "events.jsonl");
