@@ -45,7 +45,12 @@ for (const name of readdirSync(outdir)) {
 }
 
 await build({
-  entryPoints: { hankweave: resolve(root, "dist", "cli", "main.js") },
+  // The tracing thread's entry (src/observability/trace-thread.ts) sits beside the chunk that starts
+  // it, as dist/cli/trace-worker.js: a worker loads a file, not a part of a bundle.
+  entryPoints: {
+    hankweave: resolve(root, "dist", "cli", "main.js"),
+    "trace-worker": resolve(root, "dist", "observability", "trace-worker.js"),
+  },
   outdir,
   // Every command module the CLI imports dynamically becomes a chunk loaded when that command runs,
   // so `--validate` does not compile the server, the runner or the TUI. Chunks sit beside the bin,
