@@ -7,7 +7,7 @@
 //
 // Left outside the bundle: the agent SDKs and the lazily loaded dependencies (scripts/cli-externals.mjs).
 // The bundle reads two files relative to itself: ../../package.json (the version) and ./catalog.json
-// (the model catalog, copied here).
+// (the model catalog, copied here); a traced run starts ./trace-worker.js, a second entry point.
 import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { build } from "esbuild";

@@ -18,7 +18,7 @@ export interface TraceThreadInput {
 /**
  * From the run's thread: events in journal order, then one `close`. A batch travels as the JSON text
  * of its `TraceEvent[]`: one string is copied across, where a structured clone walks every object of
- * the batch on the run's thread (about three times the cost, measured).
+ * the batch on the run's thread (about 1.7 times the cost of the JSON, measured over 1,600 codons).
  */
 export type ToTraceThread =
   | { readonly kind: "events"; readonly json: string }
