@@ -22,13 +22,13 @@ const BATCH_DELAY_MS = 250;
 
 /**
  * Starts the tracing thread and waits until it is ready, or returns undefined when its entry is not
- * beside this module (a bundle made without it): the caller then traces on the run's thread. The
- * thread never keeps the process alive, except while it starts and while `close` waits for it.
+ * beside this module (a bundle made without it) or it cannot start: the caller then traces on the run's
+ * thread. The thread never keeps the process alive, except while it starts and while `close` waits.
  */
 export async function startTraceThread(input: TraceThreadInput): Promise<TraceThread | undefined> {
   const entry = traceWorkerEntry();
-  if (entry === undefined) return undefined;
-  const worker = spawnWorker(entry, input);
+  const worker = entry === undefined ? undefined : spawnWorker(entry, input);
+  if (worker === undefined) return undefined;
   let gone = false;
   worker.once("exit", () => {
     gone = true;
@@ -37,32 +37,21 @@ export async function startTraceThread(input: TraceThreadInput): Promise<TraceTh
   worker.on("error", () => undefined);
   await answerOrGone(worker, "ready");
   worker.unref();
-  let batch: TraceEvent[] = [];
-  let timer: NodeJS.Timeout | undefined;
   const send = (message: ToTraceThread) => {
     if (!gone) worker.postMessage(message);
   };
-  const flush = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    if (batch.length === 0) return;
-    send({ kind: "events", json: JSON.stringify(batch) });
-    batch = [];
-  };
+  const batches = eventBatches((json) => send({ kind: "events", json }));
   return {
     onEvent: (event) => {
       try {
         const traced = traceEventOf(event);
-        if (traced === undefined) return;
-        batch.push(traced);
-        if (batch.length >= BATCH_EVENTS) flush();
-        else timer ??= setTimeout(flush, BATCH_DELAY_MS).unref();
+        if (traced !== undefined) batches.add(traced);
       } catch {
         // Tracing is best effort by contract: a fault here must not change the run.
       }
     },
     close: async (at) => {
-      flush();
+      batches.flush();
       if (!gone) {
         worker.ref();
         const closed = answerOrGone(worker, "closed");
@@ -71,6 +60,27 @@ export async function startTraceThread(input: TraceThreadInput): Promise<TraceTh
       }
       await worker.terminate();
     },
+  };
+}
+
+/** Collects events and hands each batch on as JSON text (see `BATCH_EVENTS`). */
+function eventBatches(post: (json: string) => void): { add(event: TraceEvent): void; flush(): void } {
+  let batch: TraceEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (batch.length === 0) return;
+    post(JSON.stringify(batch));
+    batch = [];
+  };
+  return {
+    add: (event) => {
+      batch.push(event);
+      if (batch.length >= BATCH_EVENTS) flush();
+      else timer ??= setTimeout(flush, BATCH_DELAY_MS).unref();
+    },
+    flush,
   };
 }
 
@@ -102,11 +112,17 @@ function traceWorkerEntry(): URL | undefined {
 
 /**
  * A worker does not inherit tsx's loader (`--import tsx` applies to the main thread only), so under
- * the TypeScript sources the thread registers it before loading its entry.
+ * the TypeScript sources the thread registers it before loading its entry. Undefined when no thread
+ * can be started (no tsx under sources run another way, a resource limit): the run is then traced on
+ * its own thread.
  */
-function spawnWorker(entry: URL, input: TraceThreadInput): Worker {
-  if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData: input });
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: input });
+function spawnWorker(entry: URL, input: TraceThreadInput): Worker | undefined {
+  try {
+    if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData: input });
+    const tsx = import.meta.resolve("tsx/esm/api");
+    const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+    return new Worker(bootstrap, { eval: true, workerData: input });
+  } catch {
+    return undefined;
+  }
 }
