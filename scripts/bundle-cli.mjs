@@ -7,7 +7,7 @@
 //
 // Left outside the bundle: the agent SDKs and the lazily loaded dependencies (scripts/cli-externals.mjs).
 // The bundle reads two files relative to itself: ../../package.json (the version) and ./catalog.json
-// (the model catalog, copied here).
+// (the model catalog, copied here); a traced run starts ./trace-worker.js, a second entry point.
 import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { build } from "esbuild";
@@ -45,7 +45,12 @@ for (const name of readdirSync(outdir)) {
 }
 
 await build({
-  entryPoints: { hankweave: resolve(root, "dist", "cli", "main.js") },
+  // The tracing thread's entry (src/observability/trace-thread.ts) sits beside the chunk that starts
+  // it, as dist/cli/trace-worker.js: a worker loads a file, not a part of a bundle.
+  entryPoints: {
+    hankweave: resolve(root, "dist", "cli", "main.js"),
+    "trace-worker": resolve(root, "dist", "observability", "trace-worker.js"),
+  },
   outdir,
   // Every command module the CLI imports dynamically becomes a chunk loaded when that command runs,
   // so `--validate` does not compile the server, the runner or the TUI. Chunks sit beside the bin,

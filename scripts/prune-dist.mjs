@@ -13,7 +13,13 @@ import ts from "typescript";
 /** Outputs of tsc for one source: `x.ts` gives `x.js`, `x.js.map`, `x.d.ts` (and `x.d.ts.map`). */
 const OUTPUT = /(\.d\.ts\.map|\.d\.ts|\.js\.map|\.js)$/;
 /** Written by scripts/bundle-cli.mjs and scripts/bundle-web.mjs, not by tsc: no source of their own. */
-const NOT_FROM_TSC = new Set(["cli/hankweave.js", "cli/hankweave.js.map", "web/app.js"]);
+const NOT_FROM_TSC = new Set([
+  "cli/hankweave.js",
+  "cli/hankweave.js.map",
+  "cli/trace-worker.js",
+  "cli/trace-worker.js.map",
+  "web/app.js",
+]);
 /** The bin's chunks (scripts/bundle-cli.mjs replaces them at every build). */
 const CLI_CHUNK = /^cli[\\/]hankweave-chunk-[A-Z0-9]+\.js(\.map)?$/;
 

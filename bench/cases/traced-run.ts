@@ -11,7 +11,7 @@ import { createNullCheckpointer } from "./null-checkpointer.ts";
 
 export interface TracedRunArgs {
   readonly codons: number;
-  /** `on`: spans exported over OTLP/HTTP (protobuf) to a receiver in this process. */
+  /** `on`: spans exported over OTLP/HTTP (protobuf) to a receiver in another process. */
   readonly tracing: "off" | "on";
   /** `git`: the CLI's own checkpoints (a real codon's cost); `none`: the runtime alone. */
   readonly checkpoints: "none" | "git";

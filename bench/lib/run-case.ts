@@ -28,6 +28,8 @@ export function createCaseRunner(
   return <R>(request: CaseRequest): Promise<R[]> =>
     new Promise((resolve, reject) => {
       const worker = bundledEntry(repoRoot, join(repoRoot, "bench", "worker.ts"));
+      // The tracing thread's entry, beside the worker as the CLI's bundle has it (trace-thread.ts).
+      bundledEntry(repoRoot, join(repoRoot, "src", "observability", "trace-worker.ts"));
       const argv = [
         ...(request.nodeFlags ?? []),
         worker,

@@ -51,14 +51,30 @@ export async function openTracer(input: OpenTracerInput): Promise<TracerSession 
   const settings =
     given === undefined ? tracingSettings(input.env, input.options?.enabled === true) : undefined;
   if (given === undefined && settings === undefined) return undefined;
+  if (given === undefined && settings !== undefined)
+    return openOwnedTracer(settings, input.version, input.scope);
   const api = await import("@opentelemetry/api");
-  const owned = settings === undefined ? undefined : await createProvider(settings, input.version);
-  const provider: TracerProvider = given ?? owned ?? api.trace.getTracerProvider();
+  const provider: TracerProvider = given ?? api.trace.getTracerProvider();
   return {
     api,
     tracer: provider.getTracer(input.scope, input.version),
     provider,
-    close: () => settle(owned === undefined ? flushOf(given) : owned.shutdown()),
+    close: () => settle(flushOf(given)),
+  };
+}
+
+/** A tracer on a provider of our own (see `createProvider`), which `close` shuts down. */
+export async function openOwnedTracer(
+  settings: TracingSettings,
+  version: string,
+  scope: string,
+): Promise<TracerSession> {
+  const [api, owned] = await Promise.all([import("@opentelemetry/api"), createProvider(settings, version)]);
+  return {
+    api,
+    tracer: owned.getTracer(scope, version),
+    provider: owned,
+    close: () => settle(owned.shutdown()),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
-import type { EventOf, JournaledEvent } from "../events/events.ts";
 import type { OtelApi } from "./open-tracer.ts";
 import { ATTR, genAiSystemOf } from "./span-names.ts";
+import type { TraceEvent, TraceEventOf } from "./trace-event.ts";
 import type { TraceRoot } from "./trace-root.ts";
 
 export interface RunSpanTreeOptions {
@@ -28,7 +28,7 @@ interface OpenAttempt {
 }
 
 /**
- * Turns a run's journaled events into spans, as they are journaled: run → codon → attempt → model turn
+ * Turns a run's journaled events (as `traceEventOf` projects them) into spans, as they are journaled: run → codon → attempt → model turn
  * → tool call, and loop iterations under the run. Times are the events' own timestamps, so the tree
  * shows the journal's timeline exactly. Status: ERROR for a failed codon, attempt or run; unset
  * otherwise, with `hankweave.end_reason` telling `aborted` (a delivered cancel) from `interrupted`
@@ -44,8 +44,8 @@ export class RunSpanTree {
     this.root = options.root;
   }
 
-  /** The listener: one journaled event. Never throws into the run. */
-  readonly onEvent = (event: JournaledEvent): void => {
+  /** The listener: one journaled event, projected. Never throws into the run. */
+  readonly onEvent = (event: TraceEvent): void => {
     try {
       if (this.root === undefined && event.seq === 1) this.root = this.options.rootOf(event.id);
       this.dispatch(event);
@@ -61,7 +61,7 @@ export class RunSpanTree {
     this.run = undefined;
   }
 
-  private dispatch(event: JournaledEvent): void {
+  private dispatch(event: TraceEvent): void {
     switch (event.type) {
       case "state.transition":
         this.onTransition(event);
@@ -87,7 +87,7 @@ export class RunSpanTree {
     }
   }
 
-  private onTransition(event: EventOf<"state.transition">): void {
+  private onTransition(event: TraceEventOf<"state.transition">): void {
     const { transitionType, runId } = event.data;
     const at = new Date(event.timestamp);
     if (transitionType === "RunStarted") {
@@ -109,7 +109,7 @@ export class RunSpanTree {
     this.run = undefined;
   }
 
-  private onCodonStarted(event: EventOf<"codon.started">): void {
+  private onCodonStarted(event: TraceEventOf<"codon.started">): void {
     const { codonId, codonName, attempt } = event.data;
     const at = new Date(event.timestamp);
     if (this.codon?.id !== codonId) {
@@ -134,7 +134,7 @@ export class RunSpanTree {
     this.attempt = { span, context, turnStart: at, turn: undefined, tools: new Map() };
   }
 
-  private onCodonCompleted(event: EventOf<"codon.completed">): void {
+  private onCodonCompleted(event: TraceEventOf<"codon.completed">): void {
     const at = new Date(event.timestamp);
     const { data } = event;
     const reason = data.endReasons?.codon ?? (data.success ? "completed" : "error");
@@ -147,22 +147,22 @@ export class RunSpanTree {
         [ATTR.endReasonToolBatch]: data.endReasons.toolBatch,
         [ATTR.endReasonTurn]: data.endReasons.turn,
       }),
-      ...(data.failureReason !== undefined && { [ATTR.failureType]: data.failureReason.type }),
-      [ATTR.budgetExceeded]: data.budgetExceeded !== undefined,
-      ...(data.budgetExceeded !== undefined && { [ATTR.budgetCurrency]: data.budgetExceeded.currency }),
+      ...(data.failureType !== undefined && { [ATTR.failureType]: data.failureType }),
+      [ATTR.budgetExceeded]: data.budgetCurrency !== undefined,
+      ...(data.budgetCurrency !== undefined && { [ATTR.budgetCurrency]: data.budgetCurrency }),
     };
     const failed = !data.success && reason !== "aborted" && reason !== "interrupted";
     const attempt = this.attempt;
     if (attempt !== undefined) {
       attempt.span.setAttributes(attributes);
-      if (failed) this.setError(attempt.span, data.failureReason?.type ?? reason);
+      if (failed) this.setError(attempt.span, data.failureType ?? reason);
       this.endAttempt(at, reason);
     }
     const codon = this.codon;
     if (codon === undefined || codon.id !== data.codonId) return;
     codon.span.setAttributes(attributes);
     codon.lastEnd = at;
-    if (failed) this.setError(codon.span, data.failureReason?.type ?? reason);
+    if (failed) this.setError(codon.span, data.failureType ?? reason);
     else codon.span.setStatus({ code: this.options.api.SpanStatusCode.UNSET });
   }
 
@@ -170,7 +170,7 @@ export class RunSpanTree {
    * A model response's usage ends its turn. Harnesses report usage once the response is complete, after
    * the tool calls it asked for, so those calls are children of the turn.
    */
-  private onUsage(event: EventOf<"token.usage">): void {
+  private onUsage(event: TraceEventOf<"token.usage">): void {
     const attempt = this.attempt;
     if (attempt === undefined) return;
     const at = new Date(event.timestamp);
@@ -193,10 +193,10 @@ export class RunSpanTree {
     attempt.turnStart = at;
   }
 
-  private onAction(event: EventOf<"assistant.action">): void {
+  private onAction(event: TraceEventOf<"assistant.action">): void {
     const { data } = event;
     const attempt = this.attempt;
-    if (attempt === undefined || data.action !== "tool_use" || data.toolUseId === undefined) return;
+    if (attempt === undefined) return;
     const name = data.toolName ?? "tool";
     const turn = this.openTurn(attempt, data.codonId);
     const span = this.start(`execute_tool ${name}`, turn.context, new Date(event.timestamp), {
@@ -218,7 +218,7 @@ export class RunSpanTree {
     return attempt.turn;
   }
 
-  private onToolResult(event: EventOf<"tool.result">): void {
+  private onToolResult(event: TraceEventOf<"tool.result">): void {
     const { data } = event;
     const span = this.attempt?.tools.get(data.toolUseId);
     if (span === undefined) return;
@@ -229,7 +229,7 @@ export class RunSpanTree {
   }
 
   /** An iteration is reported once it ended: its span is written afterwards, with its measured start. */
-  private onIteration(event: EventOf<"loop.iteration.completed">): void {
+  private onIteration(event: TraceEventOf<"loop.iteration.completed">): void {
     const { data } = event;
     const end = new Date(event.timestamp);
     const start = new Date(end.getTime() - data.durationMs);
@@ -296,14 +296,14 @@ export class RunSpanTree {
 }
 
 /** How a run ended, from its end transition (`RunFailed` with `reason: aborted` is a delivered cancel). */
-function runOutcomeOf(event: EventOf<"state.transition">): string | undefined {
+function runOutcomeOf(event: TraceEventOf<"state.transition">): string | undefined {
   switch (event.data.transitionType) {
     case "RunCompleted":
       return "completed";
     case "RunCrashed":
       return "interrupted";
     case "RunFailed":
-      return event.data.transition.data.reason === "aborted" ? "aborted" : "failed";
+      return event.data.aborted ? "aborted" : "failed";
     default:
       return undefined;
   }

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { spanTreeLines, startOtlpReceiver } from "../../src/testing/index.ts";
 
 /**
  * The package's `bin` is the bundle `npm run build` makes (scripts/bundle-cli.mjs), not the modules the
@@ -50,6 +52,33 @@ describe("the built hankweave bin", () => {
     const run = bin(["examples/revise-loop", "--headless", "-e", join(base, "exec")]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /✓ Run completed: 7 codon\(s\) completed/);
+  });
+
+  it("traces a run from its tracing thread, whose entry sits beside the chunks", async () => {
+    assert.ok(existsSync(join(ROOT, "dist", "cli", "trace-worker.js")), "dist/cli/trace-worker.js");
+    const receiver = await startOtlpReceiver();
+    try {
+      const { NODE_EXTRA_CA_CERTS: _ignored, ...env } = process.env;
+      const child = spawn(
+        process.execPath,
+        [BIN, "examples/revise-loop", "--headless", "-e", join(base, "traced")],
+        { cwd: ROOT, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }, stdio: "ignore" },
+      );
+      const [code] = await once(child, "exit");
+      assert.equal(code, 0);
+      // The run's end waits for the export: every span is in when the process exits.
+      const lines = spanTreeLines(receiver.spans);
+      assert.deepEqual(lines.slice(0, 5), [
+        "hankweave.run",
+        "  codon draft",
+        "    attempt 1",
+        "      chat scripted",
+        "        execute_tool Write",
+      ]);
+      assert.equal(lines.filter((line) => line.startsWith("  codon ")).length, 7);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

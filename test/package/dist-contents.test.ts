@@ -22,7 +22,14 @@ const TEST_ONLY = [/\.test\./, /(^|\/)test-[^/]*$/, /-test-support\./, /(^|\/)fi
  * Written by scripts/bundle-cli.mjs, scripts/copy-assets.mjs and scripts/bundle-web.mjs (the web app's
  * bundle, from src/web/main.tsx), not compiled from a source of the same name.
  */
-const NOT_COMPILED = new Set(["cli/hankweave.js", "cli/hankweave.js.map", "cli/catalog.json", "web/app.js"]);
+const NOT_COMPILED = new Set([
+  "cli/hankweave.js",
+  "cli/hankweave.js.map",
+  "cli/trace-worker.js",
+  "cli/trace-worker.js.map",
+  "cli/catalog.json",
+  "web/app.js",
+]);
 /** The bin's chunks, loaded when a command needs them (scripts/bundle-cli.mjs). */
 const CLI_CHUNK = /^cli\/hankweave-chunk-[A-Z0-9]+\.js(\.map)?$/;
 
