@@ -56,7 +56,9 @@ export const checkpointSizeSuite: Suite = {
         figure(
           {
             ...spec("initial-snapshot-vs-git-add", "x"),
-            target: atMost(0.5),
+            // The issue's figure is the big workspace's; 100 files take a few milliseconds either
+            // way, mostly the processes' own start.
+            ...(files >= 10_000 && { target: atMost(0.5) }),
             note: "initial snapshot / git add -A",
           },
           [result.initialMs / result.gitAddMs],
