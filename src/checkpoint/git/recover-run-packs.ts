@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { writeAll } from "../../util/write-all.ts";
 import { runBranch } from "../checkpointer.ts";
-import type { ObjectType } from "./loose-objects.ts";
+import { type ObjectType, objectId } from "./loose-objects.ts";
 import { moveRef, readRef } from "./move-ref.ts";
 import { RUN_PACK_DIR } from "./run-pack.ts";
 import { crc32, type LocatedEntry, sealPack } from "./write-pack.ts";
@@ -102,8 +102,7 @@ function parseEntry(
     return undefined;
   }
   if (body.length !== size) return undefined;
-  const id = createHash("sha1").update(`${type} ${size}\0`).update(body).digest("hex");
-  return { id, type, body, end: next + consumed };
+  return { id: objectId(type, body), type, body, end: next + consumed };
 }
 
 function parentOf(body: Buffer): string | undefined {

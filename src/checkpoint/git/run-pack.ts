@@ -9,20 +9,11 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import * as zlib from "node:zlib";
 import { CheckpointError } from "../checkpoint-error.ts";
-import { deflateOptions, type ObjectSink, type ObjectType } from "./loose-objects.ts";
+import type { ObjectSink, ObjectType } from "./loose-objects.ts";
 import { moveRef } from "./move-ref.ts";
 import type { OpenRef } from "./open-ref.ts";
-import { storedZlib } from "./stored-zlib.ts";
-import {
-  completePackFile,
-  crc32,
-  entryHeader,
-  type LocatedEntry,
-  placePack,
-  TYPE_CODES,
-} from "./write-pack.ts";
+import { completePackFile, encodeEntry, type LocatedEntry, placePack } from "./write-pack.ts";
 
 /** Where a run's pack grows until it is sealed: beside `objects/`, out of git's sight. */
 export const RUN_PACK_DIR = "hankweave-run-pack";
@@ -38,6 +29,8 @@ export const SEAL_LAG_MS = 1000;
 
 /** Bodies shorter than this are stored uncompressed (zlib's set-up costs more than it saves). */
 const STORE_BELOW_BYTES = 1024;
+/** zlib's level for the others: speed first, as for loose objects (`git repack` recompresses later). */
+const DEFLATE_LEVEL = 1;
 
 /** The file of `runId`'s unsealed pack (run ids are file-name safe, see `isValidRunId`). */
 export function runPackPath(gitDir: string, runId: string): string {
@@ -93,7 +86,6 @@ export class RunPack implements ObjectSink {
   /** Entries in the file, and those put since the last write (with their ids and bytes). */
   #located: LocatedEntry[] = [];
   #pendingLocated: LocatedEntry[] = [];
-  #pendingIds: string[] = [];
   #pending: Buffer[] = [];
   #ids = new Set<string>();
   /** Bytes in the file (the 12 of the header first), and with the pending ones. */
@@ -118,19 +110,10 @@ export class RunPack implements ObjectSink {
   put(type: ObjectType, body: Buffer, id: string): boolean {
     if (this.#ids.has(id)) return false;
     this.#ids.add(id);
-    const data =
-      body.length < STORE_BELOW_BYTES
-        ? storedZlib(body)
-        : zlib.deflateSync(body, deflateOptions(body.length));
-    const header = entryHeader(TYPE_CODES[type], body.length);
-    this.#pendingLocated.push({
-      id: Buffer.from(id, "hex"),
-      offset: this.#size,
-      crc: crc32(data, crc32(header)),
-    });
-    this.#pendingIds.push(id);
-    this.#pending.push(header, data);
-    this.#size += header.length + data.length;
+    const encoded = encodeEntry({ id, type, body }, this.#size, DEFLATE_LEVEL, STORE_BELOW_BYTES);
+    this.#pendingLocated.push(encoded.located);
+    this.#pending.push(...encoded.chunks);
+    this.#size += encoded.bytes;
     return true;
   }
 
@@ -234,7 +217,6 @@ export class RunPack implements ObjectSink {
     this.#written = this.#size;
     this.#located.push(...this.#pendingLocated);
     this.#pendingLocated = [];
-    this.#pendingIds = [];
     this.#pending = [];
   }
 
@@ -248,9 +230,8 @@ export class RunPack implements ObjectSink {
   }
 
   #discardPending(): void {
-    for (const id of this.#pendingIds) this.#ids.delete(id);
+    for (const entry of this.#pendingLocated) this.#ids.delete(entry.id.toString("hex"));
     this.#pendingLocated = [];
-    this.#pendingIds = [];
     this.#pending = [];
     this.#size = this.#written;
   }

@@ -25,10 +25,10 @@ export interface PackEntry {
 }
 
 /** Git's type numbers in a pack entry's header. */
-export const TYPE_CODES: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3 };
+const TYPE_CODES: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3 };
 
 /** Offsets of version-2 indexes hold 31 bits; a larger pack needs the 64-bit table, never written here. */
-export const MAX_PACK_OFFSET = 2 ** 31 - 1;
+const MAX_PACK_OFFSET = 2 ** 31 - 1;
 
 /** Entries are gathered into writes of about this size: one system call per object costs more. */
 const WRITE_CHUNK_BYTES = 1024 * 1024;
@@ -105,16 +105,11 @@ export class PackStream {
 
   add(entry: PackEntry): void {
     if (this.#offset > MAX_PACK_OFFSET) throw new RangeError("A pack written here stays under 2 GB.");
-    const body =
-      entry.body.length < this.#storeBelow
-        ? storedZlib(entry.body)
-        : zlib.deflateSync(entry.body, deflateOptions(entry.body.length, this.#level));
-    const header = entryHeader(TYPE_CODES[entry.type], entry.body.length);
-    const crc = crc32(body, crc32(header));
-    this.#located.push({ id: Buffer.from(entry.id, "hex"), offset: this.#offset, crc });
-    this.#offset += header.length + body.length;
-    this.#pending.push(header, body);
-    this.#pendingBytes += header.length + body.length;
+    const encoded = encodeEntry(entry, this.#offset, this.#level, this.#storeBelow);
+    this.#located.push(encoded.located);
+    this.#offset += encoded.bytes;
+    this.#pending.push(...encoded.chunks);
+    this.#pendingBytes += encoded.bytes;
     if (this.#pendingBytes >= WRITE_CHUNK_BYTES) this.#flush();
   }
 
@@ -229,8 +224,37 @@ function checksumOf(fd: number, size: number): Buffer {
   return hash.digest();
 }
 
+/** One entry of a pack at `offset`: its header and zlib stream, and where the index finds it. */
+export interface EncodedEntry {
+  readonly chunks: readonly [Buffer, Buffer];
+  readonly bytes: number;
+  readonly located: LocatedEntry;
+}
+
+/**
+ * Encodes `entry` for a pack: bodies shorter than `storeBelow` bytes are stored uncompressed
+ * (`storedZlib`), the others deflated at `level`; the CRC-32 covers the header and the stream.
+ */
+export function encodeEntry(
+  entry: PackEntry,
+  offset: number,
+  level: number,
+  storeBelow: number,
+): EncodedEntry {
+  const data =
+    entry.body.length < storeBelow
+      ? storedZlib(entry.body)
+      : zlib.deflateSync(entry.body, deflateOptions(entry.body.length, level));
+  const header = entryHeader(TYPE_CODES[entry.type], entry.body.length);
+  return {
+    chunks: [header, data],
+    bytes: header.length + data.length,
+    located: { id: Buffer.from(entry.id, "hex"), offset, crc: crc32(data, crc32(header)) },
+  };
+}
+
 /** Type in bits 4-6 of the first byte, the size in its low 4 bits and then 7 bits a byte, low first. */
-export function entryHeader(type: number, size: number): Buffer {
+function entryHeader(type: number, size: number): Buffer {
   const bytes: number[] = [];
   let byte = (type << 4) | (size & 0x0f);
   let rest = Math.floor(size / 16);
