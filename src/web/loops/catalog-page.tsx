@@ -3,7 +3,7 @@ import type { SuccessOf } from "../../events/daemon-route-types.ts";
 import type { LoopRunView as LoopRun } from "../../events/loop-records.ts";
 import type { LimitKey, LoopKindName } from "../../events/loop-words.ts";
 import { formatCount } from "../shared/format.ts";
-import { useDaemonData } from "./daemon-client.ts";
+import { callDaemon, useDaemonLoad } from "./daemon-client.ts";
 
 type LoopsInfo = SuccessOf<"listLoops">;
 
@@ -39,10 +39,10 @@ interface LoopRow {
  */
 export function CatalogPage() {
   const allEvents = useCallback(() => true, []);
-  const runs = useDaemonData("listRuns", {}, allEvents);
-  const info = useDaemonData("listLoops", {}, allEvents);
-  const error = runs.error ?? info.error;
-  const rows = catalogRows(runs.data ?? [], info.data);
+  const loaded = useDaemonLoad(loadCatalog, "catalog", allEvents);
+  const { error } = loaded;
+  const info = loaded.data?.info;
+  const rows = catalogRows(loaded.data?.runs ?? [], info);
   const [acting, setActing] = useState<string | undefined>(undefined);
   return (
     <main className="loops-main">
@@ -94,7 +94,7 @@ export function CatalogPage() {
                     </p>
                   )}
                 </td>
-                <td className="limits">{limitsText(info.data, row.kind, row.last)}</td>
+                <td className="limits">{limitsText(info, row.kind, row.last)}</td>
                 <td>
                   <button type="button" onClick={() => setActing(row.loopId)}>
                     Lint and start {row.loopId}
@@ -110,6 +110,17 @@ export function CatalogPage() {
       )}
     </main>
   );
+}
+
+/**
+ * The runs, then the loops' figures, in one refresh: the figures are asked after the runs, so a run a
+ * row shows ended is counted in its success rate (two independent loads could show it ended beside
+ * figures read before it ended).
+ */
+async function loadCatalog(): Promise<{ runs: readonly LoopRun[]; info: LoopsInfo }> {
+  const runs = await callDaemon("listRuns", {});
+  const info = await callDaemon("listLoops", {});
+  return { runs, info };
 }
 
 function catalogRows(runs: readonly LoopRun[], info: LoopsInfo | undefined): LoopRow[] {

@@ -55,15 +55,27 @@ export function useDaemonData<N extends RouteName>(
   request: RequestOf<N>,
   relevant: (event: StreamedEvent) => boolean,
 ): { data: SuccessOf<N> | undefined; error: string | undefined; reload: () => void } {
-  const [data, setData] = useState<SuccessOf<N> | undefined>(undefined);
+  // The URL stands for the request: a new object with the same contents loads nothing again.
+  return useDaemonLoad(() => callDaemon(name, request), routeUrl(name, request), relevant);
+}
+
+/**
+ * What `load` answers, loaded again as `useDaemonData` reloads a route. A face that shows several
+ * routes side by side loads them in one `load`, so each render shows answers of the same refresh.
+ * `key` stands for what `load` asks: a new key loads at once.
+ */
+export function useDaemonLoad<T>(
+  load: () => Promise<T>,
+  key: string,
+  relevant: (event: StreamedEvent) => boolean,
+): { data: T | undefined; error: string | undefined; reload: () => void } {
+  const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [generation, setGeneration] = useState(0);
-  // The URL stands for the request: a new object with the same contents loads nothing again.
-  const url = routeUrl(name, request);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` is the reload trigger; `url` stands for `request`.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` is the reload trigger; `key` stands for `load`.
   useEffect(() => {
     let stale = false;
-    callDaemon(name, request).then(
+    load().then(
       (value) => {
         if (stale) return;
         setData(value);
@@ -74,7 +86,7 @@ export function useDaemonData<N extends RouteName>(
     return () => {
       stale = true;
     };
-  }, [name, url, generation]);
+  }, [key, generation]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = followEvents((event) => {
