@@ -73,6 +73,12 @@ export interface RunningDaemon {
    * and hands its run back (live, lease released) to another daemon, then closes.
    */
   drain(): Promise<void>;
+  /**
+   * Resolves once every drive in flight has returned: after `close`, the drives it left (a run stopped
+   * by a command meanwhile ends its drive at its next boundary). An embedder that removes the store's
+   * or the runs' directories waits for it first.
+   */
+  settled(): Promise<void>;
 }
 
 /** Where the daemon's token and address files go: `stateDir`, else beside the SQLite file. */
@@ -179,6 +185,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     token,
     tick,
     close,
+    settled: () => pool.settle(),
     drain: async () => {
       clearInterval(timer);
       await unsubscribe?.();

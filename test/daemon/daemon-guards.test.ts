@@ -73,6 +73,7 @@ describe("the daemon's API guards", { concurrency: 1 }, () => {
     } finally {
       await daemon.close();
       await fx.stopDriven();
+      await daemon.settled();
       await fx.remove();
     }
   });

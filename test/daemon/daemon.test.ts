@@ -140,6 +140,7 @@ describe("hankweave daemon", { concurrency: 2 }, () => {
     } finally {
       await daemon.close();
       await fx.stopDriven();
+      await daemon.settled();
       await fx.remove();
     }
   });
