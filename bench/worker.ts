@@ -11,7 +11,10 @@ import { tracedRun } from "./cases/traced-run.ts";
 
 type Case = (args: never) => Promise<unknown>;
 
+import { eventFloor } from "./cases/event-floor.ts";
+
 const CASES: Readonly<Record<string, Case>> = {
+  "event-floor": eventFloor,
   "agent-floor": agentFloor,
   engine: engineCase,
   "checkpoint-size": checkpointSize,

@@ -1,5 +1,6 @@
 import type { AgentFloorResult } from "../cases/agent-floor.ts";
 import type { EngineCaseResult, EngineMode } from "../cases/engine-case.ts";
+import type { EventFloorResult } from "../cases/event-floor.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { loopCase, perCodon, requireCompleted } from "../lib/shared-cases.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
@@ -29,6 +30,7 @@ export const codonOverhead: Suite = {
     );
     const iterations = context.quick ? 100 : 1000;
     figures.push(...(await shape(context, `loop-${iterations}`, (mode) => loopCase(context, mode).run())));
+    figures.push(await eventFloorFigure(context, iterations));
     return figures;
   },
 };
@@ -49,6 +51,30 @@ async function floor(context: SuiteContext): Promise<FigureLine> {
       note: "bare loop: scripted agent start, drain events, await outcome",
     },
     runs.map((run) => run.totalMs / run.sessions),
+  );
+}
+
+/**
+ * The floor under `engine-only` (issue 28): the scripted agent plus the ten events a no-op loop codon
+ * journals (the reference's stream: five `state.transition`, `codon.started`, `assistant.action`,
+ * `token.usage`, `codon.completed`, the loop report), sent through the run's sink with nothing deciding
+ * around them. Same codon count and repeats as the loop's `engine-only`, so the two compare directly.
+ */
+async function eventFloorFigure(context: SuiteContext, codons: number): Promise<FigureLine> {
+  context.log(`  event floor: ${codons} codons' events through the run sink`);
+  const runs = await context.runCase<EventFloorResult>({
+    name: "event-floor",
+    args: { codons },
+    repeat: loopCase(context, "memory").repeat,
+  });
+  return figure(
+    {
+      bench: BENCH,
+      figure: `loop-${codons}/event-floor`,
+      unit: "ms/codon",
+      note: "agent + a no-op codon's journaled events through the run sink, no engine",
+    },
+    runs.map((run) => run.totalMs / run.codons),
   );
 }
 
