@@ -1,9 +1,14 @@
 import {
+  type ClaimedLease,
+  DEFAULT_LEASE_TTL_MS,
+  type DriveEnd,
   type DriverDeps,
   driveRun,
   isOwnerDead,
+  type LeaseClaim,
   type LiveRunLease,
   type LoopStore,
+  leaseTakenFrom,
   pollDueAt,
 } from "../loops/index.ts";
 
@@ -45,21 +50,42 @@ export class RunPool {
 
   /** Whether this daemon may claim one more run now. */
   private hasRoom(): boolean {
-    if (this.#handBack.signal.aborted) return false;
-    const workers = this.options.workers ?? 0;
-    return workers <= 0 || this.#active.size < workers;
+    return !this.#handBack.signal.aborted && this.room() > 0;
   }
 
+  /**
+   * One pass: the live runs that need a driver (oldest first, as many as there is room for) are
+   * claimed in one store transaction, then their drives start. Claiming first keeps the last run's
+   * claim from waiting behind the work of the drives started before it.
+   */
   async tick(now: number): Promise<void> {
     if (!this.hasRoom()) return;
-    // Oldest first: work is taken in the order it arrived. Only the columns that decide are read.
+    // Only the columns that decide are read.
     const live = await this.store.liveRunLeases();
     this.forgetEnded(live);
+    const due: LiveRunLease[] = [];
     for (const run of live) {
-      if (!this.hasRoom()) return;
+      if (due.length >= this.room()) break;
       if (this.#active.has(run.id) || !(await this.needsDriver(run, now))) continue;
-      await this.start(run.id);
+      due.push(run);
     }
+    if (due.length === 0) return;
+    const drives = due.map((run) => ({ run, deps: this.deps(run.id) }));
+    const claims = drives.map(({ run, deps }) => claimOf(run, deps.owner));
+    const first = drives[0]?.deps;
+    const ttl = first?.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    const granted = await this.store.acquireLeases(claims, first?.clock.now() ?? now, ttl);
+    for (const { run, deps } of drives) {
+      const token = granted.get(run.id);
+      // Not granted: another daemon's driver took it first.
+      if (token !== undefined) this.start(run.id, deps, { token, takenFrom: takenFrom(run) });
+    }
+  }
+
+  /** How many more runs this daemon may drive now. */
+  private room(): number {
+    const workers = this.options.workers ?? 0;
+    return workers <= 0 ? Number.POSITIVE_INFINITY : workers - this.#active.size;
   }
 
   private async needsDriver(run: LiveRunLease, now: number): Promise<boolean> {
@@ -105,37 +131,25 @@ export class RunPool {
     }
   }
 
-  /**
-   * Starts a drive; resolves once the drive has claimed the run or found it taken, so that a run
-   * another daemon holds does not count against `workers`.
-   */
-  private async start(runId: string): Promise<void> {
-    let claimed: () => void = () => undefined;
-    const settled = new Promise<void>((resolve) => {
-      claimed = resolve;
-    });
-    const deps = this.deps(runId);
-    const store = noticingClaim(deps.store, claimed);
-    const task = driveRun(runId, { ...deps, store }, { follow: false, handBack: this.#handBack.signal })
-      .then((end) => {
-        if (end.kind === "handed-back") this.log(`${runId}: handed back (drain)`);
-        if (end.kind === "terminal") this.log(`${runId}: ${end.run.state} (${end.run.cause})`);
-        if (end.kind === "waiting" && end.wakeAt !== undefined) this.#wakeAt.set(runId, end.wakeAt);
-        else this.#wakeAt.delete(runId);
-        if (end.kind === "waiting" && end.run.state !== "watching")
-          this.log(
-            `${runId}: ${end.run.state}${end.run.parkReason === null ? "" : ` (${end.run.parkReason})`}`,
-          );
-      })
+  /** Starts the drive of a run whose lease this pool has just taken. */
+  private start(runId: string, deps: DriverDeps, claimed: ClaimedLease): void {
+    const task = driveRun(runId, deps, { follow: false, handBack: this.#handBack.signal, claimed })
+      .then((end) => this.drove(runId, end))
       .catch((caught: unknown) =>
         this.log(`${runId}: driver error: ${caught instanceof Error ? caught.message : String(caught)}`),
       )
-      .finally(() => {
-        this.#active.delete(runId);
-        claimed();
-      });
+      .finally(() => this.#active.delete(runId));
     this.#active.set(runId, task);
-    await settled;
+  }
+
+  /** What the pool keeps and logs of a drive's end. */
+  private drove(runId: string, end: DriveEnd): void {
+    if (end.kind === "handed-back") this.log(`${runId}: handed back (drain)`);
+    if (end.kind === "terminal") this.log(`${runId}: ${end.run.state} (${end.run.cause})`);
+    if (end.kind === "waiting" && end.wakeAt !== undefined) this.#wakeAt.set(runId, end.wakeAt);
+    else this.#wakeAt.delete(runId);
+    if (end.kind === "waiting" && end.run.state !== "watching")
+      this.log(`${runId}: ${end.run.state}${end.run.parkReason === null ? "" : ` (${end.run.parkReason})`}`);
   }
 
   /** Waits for every drive in flight. */
@@ -153,20 +167,16 @@ export class RunPool {
   }
 }
 
-/** The store, calling `onClaim` once a lease was asked for (whether it was granted or not). */
-function noticingClaim(store: LoopStore, onClaim: () => void): LoopStore {
-  const acquireLease: LoopStore["acquireLease"] = async (...args) => {
-    try {
-      return await store.acquireLease(...args);
-    } finally {
-      onClaim();
-    }
-  };
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === "acquireLease") return acquireLease;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+/** The claim of a run's lease for a new driver: from a dead owner too, whose lease it may take over. */
+function claimOf(run: LiveRunLease, owner: string): LeaseClaim {
+  const dead = deadOwner(run);
+  return dead === undefined ? { runId: run.id, owner } : { runId: run.id, owner, takeOverFrom: dead };
+}
+
+function deadOwner(run: LiveRunLease): string | undefined {
+  return run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
+}
+
+function takenFrom(run: LiveRunLease): ClaimedLease["takenFrom"] {
+  return leaseTakenFrom(run.leaseOwner, deadOwner(run));
 }

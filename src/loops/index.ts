@@ -9,7 +9,14 @@ export { type AdmitOutcome, type AdmitRequest, admitRun } from "./coordinator/ad
 export { bodyFacts } from "./coordinator/body-facts.ts";
 export { parkHint, refusalNow } from "./coordinator/command-effects.ts";
 export { TAMPER_EVENT } from "./coordinator/contract-guard.ts";
-export { type DriveEnd, type DriveOptions, driveRun } from "./coordinator/drive-run.ts";
+export {
+  type ClaimedLease,
+  DEFAULT_LEASE_TTL_MS,
+  type DriveEnd,
+  type DriveOptions,
+  driveRun,
+  leaseTakenFrom,
+} from "./coordinator/drive-run.ts";
 export {
   type DriverDeps,
   type DriverNotice,
@@ -54,6 +61,6 @@ export {
 export { STATE_TABLE, transition } from "./model/state-table.ts";
 export { type Decision, decide } from "./model/stop-model.ts";
 export { parseSourceOutput, pollDueAt, type WatchItem } from "./model/watch.ts";
-export { LeaseLostError, type LoopStore, StaleStateError } from "./store/loop-store.ts";
+export { type LeaseClaim, LeaseLostError, type LoopStore, StaleStateError } from "./store/loop-store.ts";
 export type * from "./store/store-records.ts";
 export { COMMAND_TYPES } from "./store/store-records.ts";

@@ -6,7 +6,12 @@ import {
   type RunStateName,
 } from "../../events/loop-run-states.ts";
 import { transition as checkEdge } from "../../loops/model/state-table.ts";
-import { LeaseLostError, type LoopStore, StaleStateError } from "../../loops/store/loop-store.ts";
+import {
+  type LeaseClaim,
+  LeaseLostError,
+  type LoopStore,
+  StaleStateError,
+} from "../../loops/store/loop-store.ts";
 import type {
   AdmitResult,
   GenerationRecord,
@@ -162,19 +167,23 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
     ttlMs: number,
     takeOverFrom?: string,
   ): Promise<number | null> {
+    const claim = takeOverFrom === undefined ? { runId, owner } : { runId, owner, takeOverFrom };
+    return this.db.transaction().execute((trx) => claimLease(trx, claim, nowMs, ttlMs));
+  }
+
+  async acquireLeases(
+    claims: readonly LeaseClaim[],
+    nowMs: number,
+    ttlMs: number,
+  ): Promise<ReadonlyMap<string, number>> {
+    if (claims.length === 0) return new Map();
     return this.db.transaction().execute(async (trx) => {
-      const row = await selectRun(trx).where("id", "=", runId).executeTakeFirst();
-      if (row === undefined) return null;
-      const held =
-        row.lease_owner !== null && row.lease_owner !== owner && Number(row.lease_expires_at) > nowMs;
-      if (held && row.lease_owner !== takeOverFrom) return null;
-      const token = Number(row.fencing_token) + 1;
-      await trx
-        .updateTable("loop_runs")
-        .set({ lease_owner: owner, lease_expires_at: nowMs + ttlMs, fencing_token: token })
-        .where("id", "=", runId)
-        .execute();
-      return token;
+      const granted = new Map<string, number>();
+      for (const claim of claims) {
+        const token = await claimLease(trx, claim, nowMs, ttlMs);
+        if (token !== null) granted.set(claim.runId, token);
+      }
+      return granted;
     });
   }
 
@@ -311,6 +320,35 @@ export class SqliteLoopStore extends LogQueries implements LoopStore {
   async close(): Promise<void> {
     await this.db.destroy();
   }
+}
+
+/**
+ * Gives the claim's owner the run's lease until `nowMs + ttlMs`, inside the caller's transaction, and
+ * returns the new fencing token; null when the run is gone or another owner's lease runs past `nowMs`
+ * (unless that owner is the claim's `takeOverFrom`).
+ */
+async function claimLease(
+  trx: Transaction<StoreDatabase>,
+  claim: LeaseClaim,
+  nowMs: number,
+  ttlMs: number,
+): Promise<number | null> {
+  const row = await trx
+    .selectFrom("loop_runs")
+    .select(["lease_owner", "lease_expires_at", "fencing_token"])
+    .where("id", "=", claim.runId)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  const held =
+    row.lease_owner !== null && row.lease_owner !== claim.owner && Number(row.lease_expires_at) > nowMs;
+  if (held && row.lease_owner !== claim.takeOverFrom) return null;
+  const token = Number(row.fencing_token) + 1;
+  await trx
+    .updateTable("loop_runs")
+    .set({ lease_owner: claim.owner, lease_expires_at: nowMs + ttlMs, fencing_token: token })
+    .where("id", "=", claim.runId)
+    .execute();
+  return token;
 }
 
 function selectRun(db: Db) {

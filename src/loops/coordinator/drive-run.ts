@@ -34,6 +34,21 @@ export interface DriveOptions {
    * under way) with the run still live, and its lease is released for another driver to take.
    */
   readonly handBack?: AbortSignal;
+  /**
+   * The lease the caller already holds for this drive (a daemon claims the runs of its tick in one
+   * transaction, `LoopStore.acquireLeases`): the drive uses its token instead of claiming, and
+   * releases it when it returns, as it does its own.
+   */
+  readonly claimed?: ClaimedLease;
+}
+
+/** How long a driver's lease lasts without renewal, unless `DriverDeps.leaseTtlMs` says otherwise. */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/** A lease taken for a drive, and whose lease it replaced (a driver that died or let it expire). */
+export interface ClaimedLease {
+  readonly token: number;
+  readonly takenFrom: "expired" | "dead" | null;
 }
 
 /**
@@ -43,21 +58,19 @@ export interface DriveOptions {
  * store, so a driver killed at any moment is replaced by one that carries on where the store says.
  */
 export async function driveRun(runId: string, deps: DriverDeps, options: DriveOptions): Promise<DriveEnd> {
-  const ttl = deps.leaseTtlMs ?? 30_000;
+  const ttl = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const run = await deps.store.getRun(runId);
   if (run === undefined) throw new Error(`No loop run ${runId}`);
-  if (isTerminalState(run.state)) return { kind: "terminal", run };
-  const dead = run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
-  const token = await deps.store.acquireLease(runId, deps.owner, deps.clock.now(), ttl, dead);
-  if (token === null) return { kind: "busy", owner: run.leaseOwner ?? "" };
+  if (isTerminalState(run.state)) {
+    if (options.claimed !== undefined) await deps.store.releaseLease(runId, options.claimed.token);
+    return { kind: "terminal", run };
+  }
+  const lease = options.claimed ?? (await claimLease(run, deps, ttl));
+  if (lease === null) return { kind: "busy", owner: run.leaseOwner ?? "" };
   // A driver releases its lease when it returns: one still named was left by a driver that died or stalled.
-  if (run.leaseOwner !== null)
-    deps.notice?.({
-      kind: "lease-taken-over",
-      loopId: run.loopId,
-      from: dead === undefined ? "expired" : "dead",
-    });
-  const driver = new Driver(runId, deps, token, new ChildGroups(run.dir));
+  if (lease.takenFrom !== null)
+    deps.notice?.({ kind: "lease-taken-over", loopId: run.loopId, from: lease.takenFrom });
+  const driver = new Driver(runId, deps, lease.token, new ChildGroups(run.dir));
   const heartbeat = setInterval(() => void driver.renew(ttl), Math.max(50, ttl / 3));
   heartbeat.unref();
   try {
@@ -67,8 +80,25 @@ export async function driveRun(runId: string, deps: DriverDeps, options: DriveOp
     throw caught;
   } finally {
     clearInterval(heartbeat);
-    await deps.store.releaseLease(runId, token).catch(() => undefined);
+    await deps.store.releaseLease(runId, lease.token).catch(() => undefined);
   }
+}
+
+/** Takes the run's lease for this driver, from a dead owner too; null while a live owner holds it. */
+async function claimLease(run: LoopRunRecord, deps: DriverDeps, ttl: number): Promise<ClaimedLease | null> {
+  const dead = run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
+  const token = await deps.store.acquireLease(run.id, deps.owner, deps.clock.now(), ttl, dead);
+  if (token === null) return null;
+  return { token, takenFrom: leaseTakenFrom(run.leaseOwner, dead) };
+}
+
+/** Whose lease a new one replaced: none, one whose owner is dead, or one left to expire. */
+export function leaseTakenFrom(
+  previousOwner: string | null,
+  deadOwner: string | undefined,
+): ClaimedLease["takenFrom"] {
+  if (previousOwner === null) return null;
+  return deadOwner === undefined ? "expired" : "dead";
 }
 
 class Driver implements StepContext {

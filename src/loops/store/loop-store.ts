@@ -16,6 +16,13 @@ import type {
   WatchCursor,
 } from "./store-records.ts";
 
+/** One run's lease asked for by a driver, and the dead owner it may take it from (see `acquireLease`). */
+export interface LeaseClaim {
+  readonly runId: string;
+  readonly owner: string;
+  readonly takeOverFrom?: string;
+}
+
 /**
  * The loop store contract: runs, generations, verdicts, meters, the inbox, operator commands, an
  * append-only loop-run event log and an outbox of effects, written transactionally. SQLite (embedded,
@@ -61,6 +68,16 @@ export interface LoopStore {
     ttlMs: number,
     takeOverFrom?: string,
   ): Promise<number | null>;
+  /**
+   * `acquireLease` for several runs in one transaction (a daemon's tick claims every run it will
+   * drive at once, so the last claim does not wait behind the drives the first ones started). Returns
+   * the new fencing token of each run granted; a run held by another live owner, or gone, is absent.
+   */
+  acquireLeases(
+    claims: readonly LeaseClaim[],
+    nowMs: number,
+    ttlMs: number,
+  ): Promise<ReadonlyMap<string, number>>;
   /** Extends the lease; false when `token` is no longer the run's. */
   renewLease(runId: string, token: number, nowMs: number, ttlMs: number): Promise<boolean>;
   releaseLease(runId: string, token: number): Promise<void>;

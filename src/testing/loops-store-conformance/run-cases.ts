@@ -66,6 +66,35 @@ export const RUN_CASES: readonly LoopStoreCase[] = [
     },
   },
   {
+    id: "acquire-leases",
+    title:
+      "several leases in one call: free and expired ones granted, a live holder's refused, a dead one's taken",
+    async run({ store }) {
+      for (const id of ["free", "held", "expired", "dead"]) await admitted(store, newRun(id));
+      const held = await store.acquireLease("held", "other", 1000, 10_000);
+      await store.acquireLease("expired", "other", 1000, 500);
+      const dead = await store.acquireLease("dead", "gone", 1000, 10_000);
+      const granted = await store.acquireLeases(
+        [
+          { runId: "free", owner: "d1" },
+          { runId: "held", owner: "d2" },
+          { runId: "expired", owner: "d3" },
+          { runId: "dead", owner: "d4", takeOverFrom: "gone" },
+          { runId: "missing", owner: "d5" },
+        ],
+        2000,
+        10_000,
+      );
+      assert.deepEqual([...granted.keys()].sort(), ["dead", "expired", "free"]);
+      assert.ok(dead !== null && (granted.get("dead") ?? 0) > dead);
+      assert.equal((await store.getRun("held"))?.leaseOwner, "other");
+      assert.equal((await store.getRun("dead"))?.leaseOwner, "d4");
+      assert.equal(await store.renewLease("held", held ?? 0, 3000, 10_000), true);
+      assert.equal(await store.renewLease("dead", dead ?? 0, 3000, 10_000), false);
+      assert.equal((await store.acquireLeases([], 4000, 10_000)).size, 0);
+    },
+  },
+  {
     id: "transition",
     title: "a transition is checked against the table and the stored state, with its events and effects",
     async run({ store }) {
