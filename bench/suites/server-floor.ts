@@ -3,13 +3,17 @@
  * on this machine with none of our server in the way, so the server's own share of the overhead can be
  * told from the share any server would pay.
  *
- * A real no-server run's events are replayed codon by codon: each codon is a busy wait as long as the
- * no-server codon measured by the same run, then that codon's events (the bytes our server sends, one
- * frame per event, or one `event.batch` frame per write) go to every client through plain `ws` with the
- * same corking (one write per client per `FLUSH_INTERVAL_MS`). The clients run in another process and
- * parse every frame, as ours do. Wall time per codon over the busy time is the least overhead a server
- * could reach here. It is a lower bound: the busy wait is timed by the wall clock, so it does not slow
- * down when the clients' process competes for the CPU, where a run does.
+ * A real no-server run's events are replayed codon by codon: each codon spins the CPU time the
+ * no-server codon took in the same run (its process CPU, not its wall time), then that codon's events
+ * (the bytes our server sends, one frame per event, or one `event.batch` frame per write) go to every
+ * client through plain `ws` with the same corking (one write per client per `FLUSH_INTERVAL_MS`). The
+ * clients run in another process and parse every frame, as ours do. Wall time per codon with the
+ * clients over that without is the least overhead a server could reach here.
+ *
+ * The spin counts CPU time so that it stretches, as a run's codon does, when the clients' process takes
+ * the CPU from it (2 cores: the run, the clients, the kernel's socket work). Until issue 32's twelfth
+ * round it counted wall time, which a competing process does not stretch: that floor left the whole
+ * cost of sharing the machine with the clients to our server's account.
  */
 import { performance } from "node:perf_hooks";
 import type { Duplex } from "node:stream";
@@ -22,8 +26,8 @@ import { startClientsProcess } from "../lib/clients-process.ts";
 export interface FloorArgs {
   /** The run's events in journal order. */
   readonly events: readonly JournaledEvent[];
-  /** Wall milliseconds of one codon of the run without a server: each replayed codon busy-waits this long. */
-  readonly codonMs: number;
+  /** CPU milliseconds of one codon of the run without a server: each replayed codon spins this much CPU. */
+  readonly codonCpuMs: number;
   readonly clients: number;
   readonly batchEvents: boolean;
   /** This file's process entry (`… raw-clients <json>` starts the clients). */
@@ -58,7 +62,7 @@ export async function transportFloor(args: FloorArgs): Promise<number> {
   const codons = codonsOf(args.events);
   const start = performance.now();
   for (const events of codons) {
-    busyWait(args.codonMs);
+    spinCpu(args.codonCpuMs);
     for (const bytes of events) fanOut.send(bytes);
     // A run yields to the event loop between codons; so does the replay, or nothing would be written.
     await new Promise((resolve) => setImmediate(resolve));
@@ -116,10 +120,13 @@ function createFanOut(peers: readonly Peer[], batchEvents: boolean) {
   };
 }
 
-function busyWait(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    // spin: stands for a codon's work on the main thread
+/** Spins until the process has used `ms` more of CPU time: stands for a codon's work on the main thread. */
+function spinCpu(ms: number): void {
+  const start = process.cpuUsage();
+  const budgetUs = ms * 1000;
+  for (;;) {
+    const used = process.cpuUsage(start);
+    if (used.user + used.system >= budgetUs) return;
   }
 }
 

@@ -279,7 +279,7 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
   }
 }
 
-/** A run without a server, then its events replayed to plain `ws` clients around codons as long as its. */
+/** A run without a server, then its events replayed to plain `ws` clients around codons as costly as its. */
 async function floorCase(options: ExecutionOptions, times: ReturnType<typeof timing>): Promise<CaseResult> {
   const events: JournaledEvent[] = [];
   await runExecution({
@@ -293,7 +293,7 @@ async function floorCase(options: ExecutionOptions, times: ReturnType<typeof tim
   });
   const run = times.result();
   const replay = (clients: number, batchEvents: boolean): Promise<number> =>
-    transportFloor({ events, codonMs: run.perCodonMs, clients, batchEvents, self: SELF });
+    transportFloor({ events, codonCpuMs: run.cpuPerCodonMs, clients, batchEvents, self: SELF });
   const alone = await replay(0, false);
   const perEvent = (await replay(CLIENTS, false)) / alone;
   const batched = (await replay(CLIENTS, true)) / alone;
