@@ -142,12 +142,14 @@ describe("a paged protocol stream", () => {
   function paged() {
     const socket = new ScriptedSocket();
     const seqs: number[] = [];
+    const statuses: StreamStatus[] = [];
     const pages: Array<{ kind: string; seqs: number[]; view: number | undefined; hasOlder: boolean }> = [];
     const stream = openProtocolStream({
       url: "ws://test",
       mode: "readonly",
       reconnect: false,
       history: "paged",
+      onStatus: (status) => statuses.push(status),
       historyBatch: 3,
       openSocket: () => socket,
       onEvent: (event) => seqs.push(event.seq),
@@ -165,7 +167,7 @@ describe("a paged protocol stream", () => {
     });
     socket.open();
     socket.answer({ type: "handshake.response", data: { clientId: "c", mode: "readonly" } });
-    return { socket, seqs, pages, stream };
+    return { socket, seqs, pages, stream, statuses };
   }
   const view = (seq: number) => ({ seq, state: {}, activity: { live: false } });
   const range = (from: number, to: number) =>
@@ -180,6 +182,19 @@ describe("a paged protocol stream", () => {
     assert.deepEqual(pages, [{ kind: "newest", seqs: [], view: 9, hasOlder: true }]);
     assert.deepEqual(seqs, [10, 11, 12, 13]);
     assert.deepEqual(socket.historySyncs(), []);
+  });
+
+  it("holds the run's first live events until the newest page, then goes live (a run starting as it connects)", () => {
+    const { socket, seqs, pages, statuses } = paged();
+    // The run journals its first events after the handshake and before the page is answered.
+    socket.answer({ type: "event.batch", data: { events: [eventAt(1), eventAt(2)] } });
+    assert.deepEqual(seqs, [], "nothing is handed on before the page's view is");
+    socket.answer({ type: "history.page", data: { events: range(1, 3), hasOlder: false } });
+    assert.deepEqual(pages, [{ kind: "newest", seqs: [], view: undefined, hasOlder: false }]);
+    assert.deepEqual(seqs, [1, 2, 3]);
+    assert.equal(statuses.at(-1), "live");
+    socket.answer({ type: "event.batch", data: { events: [eventAt(4)] } });
+    assert.deepEqual(seqs, [1, 2, 3, 4]);
   });
 
   it("asks for the newest page again when live events show history it has no page for", () => {

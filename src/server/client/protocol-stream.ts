@@ -129,16 +129,25 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
   /** The oldest seq received (paged): older pages are asked for before it; 1 when none is left. */
   let oldest = 0;
   let olderPending = false;
+  /**
+   * The newest page is asked for and not answered yet. Live events wait for it (`hold`): the run may
+   * journal its first events between the handshake and the page, and handing those on before the
+   * page's view would fold them twice, or, the page then taken for an older one, never go live.
+   */
+  let newestPending = false;
   const syncHistory = (): void => {
     syncing = true;
     setStatus("syncing");
-    if (paged && order.applied === 0) sendFrame("history.page", {});
-    else sendFrame("history.sync", { afterSeq: order.applied, batchSize });
+    if (paged && order.applied === 0) {
+      newestPending = true;
+      order.hold();
+      sendFrame("history.page", {});
+    } else sendFrame("history.sync", { afterSeq: order.applied, batchSize });
   };
   const onPage = (data: Record<string, unknown>): void => {
     const events = eventsOf(data);
     const hasOlder = data.hasOlder === true;
-    if (!syncing || order.applied > 0) {
+    if (!newestPending) {
       olderPending = false;
       const first = events[0]?.seq;
       if (first !== undefined) oldest = first;
@@ -149,8 +158,10 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
     const view = isSnapshot(data.view) ? data.view : undefined;
     oldest = hasOlder ? (events[0]?.seq ?? (view?.seq ?? 0) + 1) : 1;
     options.onPage?.({ kind: "newest", view, hasOlder });
+    newestPending = false;
     order.skipTo(view?.seq ?? 0);
     for (const event of events) order.take(event);
+    order.release();
     syncing = false;
     if (order.hasHole) syncHistory();
     else setStatus("live");
@@ -239,7 +250,7 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
     },
     send: sendFrame,
     loadOlder() {
-      if (!paged || olderPending || oldest <= 1) return false;
+      if (!paged || olderPending || newestPending || oldest <= 1) return false;
       olderPending = sendFrame("history.page", { beforeSeq: oldest, limit: batchSize });
       return olderPending;
     },
@@ -255,6 +266,7 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
 class SeqOrder {
   applied = 0;
   readonly #early = new Map<number, JournaledEvent>();
+  #holding = false;
   readonly #deliver: (event: JournaledEvent) => void;
 
   constructor(deliver: (event: JournaledEvent) => void) {
@@ -265,21 +277,35 @@ class SeqOrder {
     return this.#early.size > 0;
   }
 
+  /**
+   * Hands nothing on until `release`: events taken meanwhile wait (a paged stream's live events until
+   * the newest page has set where the fold starts).
+   */
+  hold(): void {
+    this.#holding = true;
+  }
+
+  release(): void {
+    this.#holding = false;
+    this.#drain();
+  }
+
   /** Takes everything up to `seq` as handed on (a page's view holds it), then what follows it. */
   skipTo(seq: number): void {
     if (seq <= this.applied) return;
     this.applied = seq;
     for (const early of this.#early.keys()) if (early <= seq) this.#early.delete(early);
-    const next = this.#early.get(seq + 1);
-    if (next !== undefined) {
-      this.#early.delete(next.seq);
-      this.take(next);
-    }
+    this.#drain();
   }
 
   take(event: JournaledEvent): void {
     if (event.seq <= this.applied || this.#early.has(event.seq)) return;
     this.#early.set(event.seq, event);
+    this.#drain();
+  }
+
+  #drain(): void {
+    if (this.#holding) return;
     for (
       let next = this.#early.get(this.applied + 1);
       next !== undefined;
