@@ -75,6 +75,11 @@ export class RunPool {
     const first = drives[0]?.deps;
     const ttl = first?.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
     const granted = await this.store.acquireLeases(claims, first?.clock.now() ?? now, ttl);
+    if (this.#handBack.signal.aborted) {
+      // Draining began while the claims were made: hand them straight back for another daemon.
+      for (const [runId, token] of granted) await this.store.releaseLease(runId, token);
+      return;
+    }
     for (const { run, deps } of drives) {
       const token = granted.get(run.id);
       // Not granted: another daemon's driver took it first.
