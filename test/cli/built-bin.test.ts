@@ -48,6 +48,13 @@ describe("the built hankweave bin", () => {
     assert.match(run.stdout, /GOOD TO RUN!/);
   });
 
+  it("opens a Loops store through the bundled query builder and lists its runs", () => {
+    // kysely is bundled into a chunk of its own (scripts/cli-externals.mjs); libsql stays external.
+    const run = bin(["loops", "--db", join(base, "loops.db"), "ls"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^RUN\s+LOOP\s+STATE/m);
+  });
+
   it("runs the loop example headless with the scripted agent", () => {
     const run = bin(["examples/revise-loop", "--headless", "-e", join(base, "exec")]);
     assert.equal(run.status, 0, run.stderr);
