@@ -1,12 +1,8 @@
 // Hank bundles (`pack`, `hank.lock`) and remote hank locations: what the CLI packs, and what a run
 // resolves to a local, verified directory before it loads the hank.
 
+export { needsResolution } from "./location-kind.ts";
 export { HankLock, LOCK_FILE } from "./lock.ts";
 export { buildBundle, defaultBundleName, type PackPlan, planPack } from "./pack.ts";
-export {
-  cacheRoot,
-  needsResolution,
-  type ResolvedLocation,
-  resolveHankLocation,
-} from "./resolve-location.ts";
+export { cacheRoot, type ResolvedLocation, resolveHankLocation } from "./resolve-location.ts";
 export { verifyBundle } from "./verify.ts";

@@ -4,6 +4,7 @@ import path from "node:path";
 import { extractBundle, extractScratch, intact } from "./extract.ts";
 import { fetchRepository } from "./git-fetch.ts";
 import { parseGitLocation } from "./git-location.ts";
+import { isBundleName, needsResolution } from "./location-kind.ts";
 import { bundleHashOf, HankLock, LOCK_FILE } from "./lock.ts";
 import { verifyBundle } from "./verify.ts";
 
@@ -34,18 +35,6 @@ export type ResolvedLocation =
 /** The same variable as the inputs cache: `<HANKWEAVE_RUNTIME_CACHE_DIR or ~/.hankweave-cache>/…`. */
 export function cacheRoot(env: ResolveContext["env"]): string {
   return env.HANKWEAVE_RUNTIME_CACHE_DIR ?? path.join(env.HOME ?? homedir(), ".hankweave-cache");
-}
-
-export function isBundleName(location: string): boolean {
-  const lower = location.toLowerCase().replace(/[?#].*$/, "");
-  return lower.endsWith(".hank") || lower.endsWith(".tar.zst");
-}
-
-const URL_LIKE = /^(?:https?:\/\/|git@|git\+)/;
-
-/** True for what `resolveHankLocation` turns into a local directory. */
-export function needsResolution(location: string): boolean {
-  return URL_LIKE.test(location) || isBundleName(location);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { needsResolution } from "../bundle/location-kind.ts";
 import type { CliIo } from "./cli-io.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { helpText } from "./help-text.ts";
@@ -155,8 +156,8 @@ async function withLocalHank(
   io: CliIo,
   scratch = false,
 ): Promise<(CliOptions & { readonly scratchDir?: string }) | undefined> {
-  const { needsResolution, resolveHankLocation } = await import("../bundle/index.ts");
   if (!needsResolution(options.hankPath)) return options;
+  const { resolveHankLocation } = await import("../bundle/index.ts");
   const context = { env: io.env, version: io.runtime.version, scratch };
   const resolved = await resolveHankLocation(options.hankPath, context);
   if (!resolved.ok) {

@@ -8,7 +8,6 @@ import {
   type ResolvedClaudeOptions,
 } from "./claude-options.ts";
 import { importClaudeSdk } from "./load-sdk.ts";
-import { runClaudeSession } from "./run-claude-session.ts";
 
 /**
  * The Claude harness (docs/harnesses.md, "Claude"): runs each session through the Claude Agent SDK
@@ -21,7 +20,13 @@ export function createClaudeHarness(options: ClaudeHarnessOptions = {}): Harness
   return {
     name: "claude",
     capabilities: { resume: true, reportsCost: true, compaction: true },
-    start: (request) => createSession((emit) => runClaudeSession(request, resolved, emit)),
+    // The session's code (event mapping, retries, the SDK's options) loads with the first session:
+    // validation and runs of other harnesses never compile it.
+    start: (request) =>
+      createSession(async (emit) => {
+        const { runClaudeSession } = await import("./run-claude-session.ts");
+        return runClaudeSession(request, resolved, emit);
+      }),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Harness, SessionModel } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { CommandConfig, NamedCommand } from "./command-config.ts";
 import { commandModelIdOf, parseCommandModelId, resolveCommandModel } from "./command-model-id.ts";
-import { type CommandHarnessDeps, runCommandSession } from "./run-command-session.ts";
+import type { CommandHarnessDeps } from "./run-command-session.ts";
 
 /** The `{model}` of a session: the model id's suffix (`command/<name>/<model>`), else the command's `model`. */
 function modelOf(command: NamedCommand, model: SessionModel): string | undefined {
@@ -22,10 +22,12 @@ export function createCommandHarness(command: NamedCommand, deps: CommandHarness
       reportsCost: command.output !== "text",
       compaction: false,
     },
+    // The session's code (output parsers, the agent process) loads with the first session.
     start: (request) =>
-      createSession((emit) =>
-        runCommandSession(request, command, modelOf(command, request.model), deps, emit),
-      ),
+      createSession(async (emit) => {
+        const { runCommandSession } = await import("./run-command-session.ts");
+        return runCommandSession(request, command, modelOf(command, request.model), deps, emit);
+      }),
   };
 }
 

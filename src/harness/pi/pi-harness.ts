@@ -3,7 +3,6 @@ import type { Harness } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { PiHarnessOptions } from "./pi-options.ts";
 import { importPiSdk, type PiSdkLoad } from "./pi-sdk.ts";
-import { runPiSession } from "./run-pi-session.ts";
 
 function catalogModel(requested: string): ResolvedModel | undefined {
   const resolution = resolveModel(requested);
@@ -36,6 +35,11 @@ export function createPiHarness(
   return {
     name: "pi",
     capabilities: { resume: true, reportsCost: true, compaction: true },
-    start: (request) => createSession((emit) => runPiSession(request, context, emit)),
+    // The session's code loads with the first session: validation and other harnesses never compile it.
+    start: (request) =>
+      createSession(async (emit) => {
+        const { runPiSession } = await import("./run-pi-session.ts");
+        return runPiSession(request, context, emit);
+      }),
   };
 }

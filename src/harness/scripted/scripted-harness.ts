@@ -1,8 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { systemClock } from "../../util/clock.ts";
 import type { Harness } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
-import { runScriptedSession } from "./run-scripted-session.ts";
 import type { ResolvedScriptedOptions, ScriptedHarnessOptions } from "./scripted-options.ts";
 import { createSessionStore } from "./session-store.ts";
 
@@ -16,12 +14,19 @@ export function createScriptedHarness(options: ScriptedHarnessOptions = {}): Har
   const sessions = createSessionStore(options.sessionFile);
   const resolved: ResolvedScriptedOptions = {
     clock: options.clock ?? systemClock(),
-    newId: options.newId ?? randomUUID,
+    // The global `crypto`, not `node:crypto`: loading the module would cost every `--validate`.
+    newId: options.newId ?? (() => crypto.randomUUID()),
     mayWrite: options.mayWrite ?? (() => true),
   };
   return {
     name: "scripted",
     capabilities: { resume: true, reportsCost: true, compaction: true },
-    start: (request) => createSession((emit) => runScriptedSession(request, resolved, sessions, emit)),
+    // The agent's code (directives, file and shell steps) loads with the first session: validation,
+    // which parses scripts through the descriptor, never compiles it.
+    start: (request) =>
+      createSession(async (emit) => {
+        const { runScriptedSession } = await import("./run-scripted-session.ts");
+        return runScriptedSession(request, resolved, sessions, emit);
+      }),
   };
 }
