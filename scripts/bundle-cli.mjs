@@ -1,23 +1,33 @@
 #!/usr/bin/env node
-// Bundles the built CLI (dist/cli/main.js) and its dependencies into dist/cli/hankweave.js, the package's
-// `bin`, and the chunks it loads on demand (the command modules the CLI imports dynamically, split by
-// what they share). Loading a few files instead of several hundred modules (zod alone is over a
-// hundred) takes about a third off every start, and splitting keeps a command from compiling what only
-// other commands use (bench/README.md, cold start). The library entry points stay unbundled in dist/.
+// Bundles the built CLI and its dependencies for the package's `bin` (dist/cli/hankweave.js):
+// - dist/cli/hankweave-cli-<hash>.cjs: the whole CLI (dist/cli/start-cli.js and what it imports) as
+//   one CommonJS script. The bin runs it through `vm.Script` with V8's code cache
+//   (src/cli/boot/cached-script.ts), which Node 20 offers for scripts only, not for ES modules:
+//   compiling the CLI's code was a large share of every start (bench/README.md, cold start). The
+//   modules a command imports dynamically stay lazy: esbuild wraps each in a function run on first
+//   import, so `--validate` evaluates neither the runner, the server nor the TUI.
+// - dist/cli/hankweave.js: the bin (src/cli/boot/bin.ts), a small ES module that loads the script.
+// - dist/cli/trace-worker.js: the tracing thread's entry (a worker loads a file of its own).
+// The library entry points stay unbundled in dist/.
 //
 // Left outside the bundle: the agent SDKs and the lazily loaded dependencies (scripts/cli-externals.mjs).
 // The bundle reads two files relative to itself: ../../package.json (the version) and ./catalog.json
-// (the model catalog, copied here); a traced run starts ./trace-worker.js, a second entry point.
-import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+// (the model catalog, copied here).
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, resolve, sep } from "node:path";
 import { build } from "esbuild";
 import { CLI_EXTERNALS } from "./cli-externals.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const pkg = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8"));
 const outdir = resolve(root, "dist", "cli");
-/** The chunks the bin loads on demand sit beside it (see `CHUNK_PREFIX`). */
-const CHUNK_PREFIX = "hankweave-chunk-";
+const external = [...Object.keys(pkg.peerDependencies ?? {}), ...CLI_EXTERNALS];
+/** The script's file name starts so; the rest is its content hash. */
+const SCRIPT_PREFIX = "hankweave-cli-";
+/** The name the bin's wrapper gives its host object (src/cli/boot/bin.ts). */
+const HOST = "__hankweaveHost";
+/** `import("<specifier>")`, not a member call such as `x.import("...")`. */
+const DYNAMIC_IMPORT = /(?<![\w$.])import\("([^"\\]+)"\)/g;
 
 /**
  * zod's `locales` namespace holds its error messages in some forty languages: 390 KB of the bundle,
@@ -39,39 +49,98 @@ const englishOnlyZod = {
   },
 };
 
-// Chunks of an earlier build: their names carry content hashes, so a new build never overwrites them.
+// Files of an earlier build: the scripts' names carry content hashes, so a new build never overwrites
+// them; the chunks are those of the ES-module build this one replaced.
 for (const name of readdirSync(outdir)) {
-  if (name.startsWith(CHUNK_PREFIX)) rmSync(resolve(outdir, name));
+  if (name.startsWith(SCRIPT_PREFIX) || name.startsWith("hankweave-chunk-")) rmSync(resolve(outdir, name));
 }
+rmSync(resolve(outdir, ".v8-cache"), { recursive: true, force: true });
 
-await build({
-  // The tracing thread's entry (src/observability/trace-thread.ts) sits beside the chunk that starts
-  // it, as dist/cli/trace-worker.js: a worker loads a file, not a part of a bundle.
-  entryPoints: {
-    hankweave: resolve(root, "dist", "cli", "main.js"),
-    "trace-worker": resolve(root, "dist", "observability", "trace-worker.js"),
-  },
+/** What every bundle here shares. */
+const common = {
   outdir,
-  // Every command module the CLI imports dynamically becomes a chunk loaded when that command runs,
-  // so `--validate` does not compile the server, the runner or the TUI. Chunks sit beside the bin,
-  // so the files it reads relative to itself (the catalog, package.json, the web assets) resolve the
-  // same from any chunk.
-  splitting: true,
-  chunkNames: `${CHUNK_PREFIX}[hash]`,
   bundle: true,
   platform: "node",
-  format: "esm",
   target: "node20",
   sourcemap: "linked",
   logLevel: "warning",
-  external: [...Object.keys(pkg.peerDependencies ?? {}), ...CLI_EXTERNALS],
+};
+
+const scriptName = await bundleScript();
+await build({
+  ...common,
+  entryPoints: { hankweave: resolve(outdir, "boot", "bin.js") },
+  format: "esm",
+  define: { HANKWEAVE_CLI_BUNDLE: JSON.stringify(scriptName) },
+});
+// The tracing thread's entry (src/observability/trace-thread.ts) sits beside the script that starts it.
+await build({
+  ...common,
+  entryPoints: { "trace-worker": resolve(root, "dist", "observability", "trace-worker.js") },
+  format: "esm",
+  external,
   plugins: [englishOnlyZod],
-  // CommonJS dependencies (commander) call require() for Node built-ins, which an ES module lacks.
+  // CommonJS dependencies call require() for Node built-ins, which an ES module lacks.
   banner: {
     js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
   },
 });
-copyFileSync(
-  resolve(root, "dist", "hank", "models", "catalog.json"),
-  resolve(root, "dist", "cli", "catalog.json"),
-);
+copyFileSync(resolve(root, "dist", "hank", "models", "catalog.json"), resolve(outdir, "catalog.json"));
+// The code caches the bin writes beside the script are this machine's: never in the package.
+writeFileSync(resolve(outdir, ".npmignore"), ".v8-cache/\n");
+
+/** Builds the CLI's CommonJS script; returns its file name. */
+async function bundleScript() {
+  const result = await build({
+    ...common,
+    entryPoints: { "hankweave-cli": resolve(outdir, "start-cli.js") },
+    entryNames: "[name]-[hash]",
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    // ASCII only (non-ASCII characters escaped): the bin reads the script as latin1, without decoding.
+    charset: "ascii",
+    external,
+    plugins: [englishOnlyZod],
+    metafile: true,
+    write: false,
+    // A script has no `import.meta`: the bin passes its own (the script sits beside it).
+    define: { "import.meta.url": `${HOST}.url`, "import.meta.resolve": `${HOST}.resolve` },
+  });
+  if (result.warnings.length > 0) throw new Error("bundle-cli: the CLI's script must build without warnings");
+  let name;
+  for (const file of result.outputFiles) {
+    if (file.path.endsWith(".cjs")) {
+      name = basename(file.path);
+      writeFileSync(file.path, hostImports(file.text, dynamicExternals(result.metafile, name)));
+    } else writeFileSync(file.path, file.contents);
+  }
+  return name;
+}
+
+/** The external modules the script imports dynamically (the lazily loaded dependencies). */
+function dynamicExternals(metafile, name) {
+  const output = Object.entries(metafile.outputs).find(([path]) => path.endsWith(name));
+  const imports = output?.[1].imports ?? [];
+  return new Set(imports.filter((i) => i.external && i.kind === "dynamic-import").map((i) => i.path));
+}
+
+/**
+ * A script compiled by `vm` cannot `import()` (Node 20 refuses without --experimental-vm-modules): each
+ * `import("<external>")` esbuild left in place becomes `__hankweaveHost.import("<external>")`, run by
+ * the bin, an ES module beside the script, so the specifier resolves the same. Every external the
+ * metafile lists must be found, and no literal `import("...")` may remain.
+ */
+function hostImports(text, externals) {
+  const found = new Set();
+  const rewritten = text.replace(DYNAMIC_IMPORT, (whole, specifier) => {
+    if (!externals.has(specifier)) return whole;
+    found.add(specifier);
+    return `${HOST}.import(${JSON.stringify(specifier)})`;
+  });
+  const missing = [...externals].filter((specifier) => !found.has(specifier));
+  const left = rewritten.match(DYNAMIC_IMPORT);
+  if (missing.length > 0 || left !== null) {
+    throw new Error(`bundle-cli: dynamic imports not rewritten: ${[...missing, ...(left ?? [])].join(", ")}`);
+  }
+  return rewritten;
+}

@@ -23,4 +23,10 @@ export interface CliIo {
   readonly signal?: AbortSignal;
   /** Where `-` (data from stdin) reads; default: the process's standard input. */
   readonly stdin?: AsyncIterable<Buffer | string>;
+  /**
+   * Called when the command's start is over: `--validate` once its report is written, a run when its
+   * first codon starts (at most once per process; not every command calls it). The built bin keeps
+   * the code compiled up to that point for the next start (boot/cached-script.ts).
+   */
+  readonly startupDone?: () => void;
 }

@@ -124,6 +124,7 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
   try {
     const outcome = runValidate(located, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
     io.stdout.write(outcome.stdout);
+    io.startupDone?.();
     return outcome.exitCode;
   } finally {
     if (located.scratchDir !== undefined) rmSync(located.scratchDir, { recursive: true, force: true });

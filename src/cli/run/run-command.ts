@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { ExecutionOptions, ExecutionResult } from "../../runner/index.ts";
+import type { EventListener, ExecutionOptions, ExecutionResult } from "../../runner/index.ts";
 import {
   type HankServer,
   type HostEnd,
@@ -115,10 +115,25 @@ function executionOptions(
     overwriteOutput: options.overwriteOutput,
     ignoreRigFailures: options.ignoreRigFailures,
     signal: io.signal,
-    listeners: tui ? [] : [progressPrinter(io.stderr)],
+    // The start is over before the first codon's line is printed: a script that waits for that line
+    // and then stops the process does not cut the work `startupDone` does short.
+    listeners: [...startupListener(io.startupDone), ...(tui ? [] : [progressPrinter(io.stderr)])],
     runtime: { version: io.runtime.version, argv: io.argv },
     onOpened,
   };
+}
+
+/** Tells `startupDone` when the first codon starts. */
+function startupListener(startupDone: (() => void) | undefined): EventListener[] {
+  if (startupDone === undefined) return [];
+  let told = false;
+  return [
+    (event) => {
+      if (told || event.type !== "codon.started") return;
+      told = true;
+      startupDone();
+    },
+  ];
 }
 
 /**

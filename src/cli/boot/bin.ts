@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// The built `hankweave` binary (dist/cli/hankweave.js, made by scripts/bundle-cli.mjs): runs the CLI's
+// CommonJS bundle, which sits beside it, with V8's code cache, and hands it what an ES module has and a
+// script compiled by `vm` lacks: `import.meta` (this file's) and `import()` (the lazily loaded
+// dependencies, which the build points at `host.import`).
+import * as nodeModule from "node:module";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { StartHooks } from "../start-cli.ts";
+import { runCachedScript } from "./cached-script.ts";
+
+/** The bundle's file name, `hankweave-cli-<content hash>.cjs`, written in by the build. */
+declare const HANKWEAVE_CLI_BUNDLE: string;
+
+/** What the bundle finds in its wrapper's `__hankweaveHost` parameter. */
+export interface BundleHost {
+  readonly url: string;
+  resolve(specifier: string): string;
+  import(specifier: string): Promise<unknown>;
+}
+
+// On Node 22.1 and later, V8 also keeps the code of the ES modules loaded later (the agent SDKs, the
+// terminal UI) in Node's on-disk compile cache (NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has
+// no such cache: the call is absent there.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+const here = dirname(fileURLToPath(import.meta.url));
+const host: BundleHost = {
+  url: import.meta.url,
+  resolve: (specifier) => import.meta.resolve(specifier),
+  import: (specifier) => import(specifier),
+};
+const cli = runCachedScript({
+  file: join(here, HANKWEAVE_CLI_BUNDLE),
+  profile: process.argv.includes("--validate") ? "validate" : "main",
+  // Beside the bundle; a global install that is not the user's to write falls back to the user's cache.
+  cacheDirs: [
+    join(here, ".v8-cache"),
+    join(process.env.HANKWEAVE_RUNTIME_CACHE_DIR ?? join(homedir(), ".hankweave-cache"), "v8-cache"),
+  ],
+  parameters: { __hankweaveHost: host },
+});
+const { startCli } = cli.exports as { startCli(hooks: StartHooks): Promise<number> };
+process.exitCode = await startCli({ startupDone: cli.saveCache });
