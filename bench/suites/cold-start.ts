@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { writeHank } from "../cases/hank-fixture.ts";
 import { builtBin } from "../lib/built-bin.ts";
 import { childEnv } from "../lib/child-env.ts";
@@ -15,7 +16,10 @@ const FIRST_CODON = /^> step-1: /m;
 /**
  * 5. Cold start of the built CLI (`dist/`): `--validate` of a 50-codon hank, spawn to exit, and a
  * headless run, spawn to the first codon's start line. Each is measured without and with
- * `NODE_EXTRA_CA_CERTS` (which this machine sets; it costs every Node start about 85 ms).
+ * `NODE_EXTRA_CA_CERTS` (which this machine sets; it costs every Node start about 85 ms). The bin keeps
+ * V8's code cache beside its script (`dist/cli/.v8-cache/`, written by the first start of each kind:
+ * the warm-up here); `validate-50-codons/no-code-cache` is the start that finds none, the first one
+ * after an install or a build.
  */
 export const coldStart: Suite = {
   name: BENCH,
@@ -51,6 +55,12 @@ export const coldStart: Suite = {
         const exec = join(context.scratch, "cold-start", `exec-${variant.label.length}-${run++}`);
         return timeToStderrLine(node([main, hankDir, "--headless", "-e", exec]), FIRST_CODON);
       });
+      const uncached = variant.target
+        ? await repeat(repeats, () => {
+            rmSync(join(dirname(main), ".v8-cache"), { recursive: true, force: true });
+            return timeToExit(node([main, hankDir, "--validate"]));
+          })
+        : [];
       const spec = (name: string, target: Target | undefined, note: string) => ({
         bench: BENCH,
         figure: `${name}${variant.label}`,
@@ -68,6 +78,18 @@ export const coldStart: Suite = {
           spec("first-codon-headless", atMost(500), "hankweave <hank> --headless, spawn to '> step-1:'"),
           firstCodon,
         ),
+        ...(uncached.length === 0
+          ? []
+          : [
+              figure(
+                spec(
+                  "validate-50-codons/no-code-cache",
+                  undefined,
+                  "--validate with no code cache (it writes one)",
+                ),
+                uncached,
+              ),
+            ]),
         // Issue 32's targets: the same starts as multiples of the bare node start of this run.
         figure(
           {
