@@ -45,7 +45,7 @@ describe("runCachedScript", () => {
     const dir = join(base, `cache-${made}`);
     load(file, [dir]).saveCache();
     const [name] = readdirSync(dir);
-    assert.match(name ?? "", /^cli-H\d+\.cjs\.main\.[a-z0-9]+-v8-.+\.cache$/);
+    assert.match(name ?? "", /^cli-H\d+\.cjs\.main\.[a-z0-9]+-v8-.+-[0-9a-f]{8}\.cache$/);
     const written = statSync(join(dir, name ?? "")).mtimeMs;
     const next = load(file, [dir]);
     next.saveCache();
@@ -64,10 +64,16 @@ describe("runCachedScript", () => {
   });
 
   it("replaces a cache V8 rejects", () => {
+    // The cache's name, learnt from another bundle's: this bundle must not have been compiled yet (V8
+    // would take it from memory and never look at the file).
+    const other = bundle();
+    const otherDir = join(base, `cache-${made}`);
+    load(other, [otherDir]).saveCache();
+    const [otherName = ""] = readdirSync(otherDir);
     const file = bundle();
     const dir = join(base, `cache-${made}`);
     mkdirSync(dir);
-    const path = join(dir, `${basename(file)}.main.${process.arch}-v8-${process.versions.v8}.cache`);
+    const path = join(dir, `${basename(file)}${otherName.slice(basename(other).length)}`);
     writeFileSync(path, "not a code cache");
     const loaded = load(file, [dir]);
     assert.equal((loaded.exports as { host: string }).host, "the bin");
@@ -83,6 +89,22 @@ describe("runCachedScript", () => {
     load(file, [join(blocked, "cache"), fallback]).saveCache();
     assert.equal(readdirSync(fallback).length, 1);
     assert.doesNotThrow(() => load(bundle(), [join(blocked, "cache")]).saveCache());
+  });
+
+  it("keeps apart the caches of starts with other node flags", () => {
+    const file = bundle();
+    const dir = join(base, `cache-${made}`);
+    load(file, [dir]).saveCache();
+    const saved = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = "--max-old-space-size=4096";
+    try {
+      load(file, [dir]).saveCache();
+    } finally {
+      if (saved === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = saved;
+    }
+    const keys = readdirSync(dir).map((name) => name.split("-").at(-1));
+    assert.equal(new Set(keys).size, 2);
   });
 
   it("removes the caches of another build of the same bundle", () => {

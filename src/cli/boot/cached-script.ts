@@ -36,13 +36,13 @@ export interface CachedScript {
  * Runs a CommonJS bundle the way Node's CommonJS loader would, compiled through `vm.Script` so that
  * V8's code cache can be given and taken: Node 20 keeps no compile cache of its own, and compiling the
  * CLI's code is a large share of its start. The cache is never stale: its file name holds the bundle's
- * name (its content hash), the profile, the architecture and V8's version, and V8 itself rejects a
+ * name (its content hash), the profile, the architecture, V8's version and node's flags, and V8 itself rejects a
  * cache made for other source text or flags (the bundle is then compiled as if there were none, and
  * the cache rewritten). Writes are atomic (a temporary file renamed into place).
  */
 export function runCachedScript(options: CachedScriptOptions): CachedScript {
   const source = readFileSync(options.file, "latin1");
-  const cacheName = `${basename(options.file)}.${options.profile}.${process.arch}-v8-${process.versions.v8}.cache`;
+  const cacheName = `${basename(options.file)}.${options.profile}.${runtimeKey()}.cache`;
   const cached = readFirst(options.cacheDirs.map((dir) => join(dir, cacheName)));
   const names = Object.keys(options.parameters);
   // One line of wrapper before the source's first line keeps its line numbers in stack traces.
@@ -65,6 +65,27 @@ export function runCachedScript(options: CachedScriptOptions): CachedScript {
       writeFirst(options.cacheDirs, cacheName, script.createCachedData(), options.file);
     },
   };
+}
+
+/**
+ * What besides the source decides whether V8 takes a cache: the architecture, V8's version, and the
+ * flags node was started with (V8 rejects a cache made under other flags, `--max-old-space-size` for
+ * one). The flags go in as a short hash, so that starts with and without them keep a cache each
+ * instead of rewriting one another's.
+ */
+function runtimeKey(): string {
+  const flags = `${process.execArgv.join(" ")}\0${process.env.NODE_OPTIONS ?? ""}`;
+  return `${process.arch}-v8-${process.versions.v8}-${fnv1a(flags)}`;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a file-name key, not a digest (V8 checks what it loads). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }
 
 /** A `#!` first line is a comment only at the very start of a file; inside the wrapper it must go. */
