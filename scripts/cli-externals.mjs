@@ -6,9 +6,9 @@
 // - the terminal UI (ink, react), the Loops store (libsql, a native module, and pg for a PostgreSQL
 //   store), croner, and the bundle formats (modern-tar; @mongodb-js/zstd, a native module): loaded
 //   lazily (dynamic import) by the commands that need them;
-// kysely is not among them: it is bundled into the CLI's script, evaluated when the store's dynamic
-// import runs. From node_modules its ES build is some 280 modules, about 120 ms of every `loops`
-// command's start (resolving and compiling each); in the script its code comes from the code cache.
+// kysely is not among them: the bin's build bundles it into an ES module of its own, which the store's
+// dynamic import loads (scripts/bundle-cli.mjs, VENDORED). From node_modules its ES build is some 280
+// modules, about 120 ms of every `loops` command's start (resolving and compiling each).
 // - OpenTelemetry (only when a run is traced) and prom-client (only by the daemon's metrics).
 
 /** Loaded lazily by the commands that need them. */

@@ -49,7 +49,8 @@ describe("the built hankweave bin", () => {
   });
 
   it("opens a Loops store through the bundled query builder and lists its runs", () => {
-    // kysely is bundled into a chunk of its own (scripts/cli-externals.mjs); libsql stays external.
+    // kysely is bundled into an ES module of its own beside the bin (scripts/bundle-cli.mjs, VENDORED);
+    // libsql stays external.
     const run = bin(["loops", "--db", join(base, "loops.db"), "ls"]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^RUN\s+LOOP\s+STATE/m);

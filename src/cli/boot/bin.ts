@@ -12,6 +12,11 @@ import { runCachedScript } from "./cached-script.ts";
 
 /** The bundle's file name, `hankweave-cli-<content hash>.cjs`, written in by the build. */
 declare const HANKWEAVE_CLI_BUNDLE: string;
+/**
+ * Dependencies the build bundled into ES modules of their own beside this file, by name: the module
+ * to import instead of the package (`{ kysely: "./hankweave-vendor-kysely-<hash>.js" }`).
+ */
+declare const HANKWEAVE_VENDORED: Readonly<Record<string, string>>;
 
 /** What the bundle finds in its wrapper's `__hankweaveHost` parameter. */
 export interface BundleHost {
@@ -29,7 +34,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const host: BundleHost = {
   url: import.meta.url,
   resolve: (specifier) => import.meta.resolve(specifier),
-  import: (specifier) => import(specifier),
+  import: (specifier) => import(HANKWEAVE_VENDORED[specifier] ?? specifier),
 };
 const cli = runCachedScript({
   file: join(here, HANKWEAVE_CLI_BUNDLE),
