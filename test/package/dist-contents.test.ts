@@ -30,8 +30,11 @@ const NOT_COMPILED = new Set([
   "cli/catalog.json",
   "web/app.js",
 ]);
-/** The bin's chunks, loaded when a command needs them (scripts/bundle-cli.mjs). */
-const CLI_CHUNK = /^cli\/hankweave-chunk-[A-Z0-9]+\.js(\.map)?$/;
+/**
+ * Modules the build writes beside the bin (scripts/bundle-cli.mjs): a dependency bundled into an ES
+ * module of its own (`hankweave-vendor-<name>-<hash>.js`), loaded when a command imports it.
+ */
+const CLI_VENDORED = /^cli\/hankweave-vendor-[a-z0-9-]+-[A-Z0-9]+\.js(\.map)?$/;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -54,7 +57,7 @@ describe("the built dist/", () => {
 
   it("holds only outputs of sources that still exist", () => {
     const stale = files.filter((file) => {
-      if (NOT_COMPILED.has(file) || CLI_CHUNK.test(file) || !/\.(js|d\.ts)$/.test(file)) return false;
+      if (NOT_COMPILED.has(file) || CLI_VENDORED.test(file) || !/\.(js|d\.ts)$/.test(file)) return false;
       const stem = join(ROOT, "src", file.replace(/(\.d\.ts|\.js)$/, ""));
       return !existsSync(`${stem}.ts`) && !existsSync(`${stem}.tsx`) && !existsSync(`${stem}.json`);
     });
