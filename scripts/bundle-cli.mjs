@@ -29,6 +29,13 @@ const external = [...Object.keys(pkg.peerDependencies ?? {}), ...CLI_EXTERNALS];
  * `--validate`); from node_modules it is some 280 modules to resolve (about 120 ms of a `loops` start).
  */
 const VENDORED = ["kysely"];
+/**
+ * The terminal UI's dependencies, bundled together (one React, shared by ink and our views) into ES
+ * modules beside the bin, as React's production build: from node_modules, `import("ink")` resolves and
+ * compiles some 300 modules and React's development build, about 450 ms before the TUI's first frame;
+ * bundled, about 100 ms. `react-devtools-core` stays external: ink loads it only under `DEV=true`.
+ */
+const VENDORED_TOGETHER = { ink: "named", react: "default" };
 const VENDOR_PREFIX = "hankweave-vendor-";
 /** The script's file name starts so; the rest is its content hash. */
 const SCRIPT_PREFIX = "hankweave-cli-";
@@ -77,9 +84,10 @@ const common = {
 };
 
 const scriptName = await bundleScript();
-const vendored = Object.fromEntries(
-  await Promise.all(VENDORED.map(async (name) => [name, `./${await bundleVendored(name)}`])),
-);
+const vendored = Object.fromEntries([
+  ...(await Promise.all(VENDORED.map(async (name) => [name, `./${await bundleVendored(name)}`]))),
+  ...(await bundleVendoredTogether(VENDORED_TOGETHER)),
+]);
 await build({
   ...common,
   entryPoints: { hankweave: resolve(outdir, "boot", "bin.js") },
@@ -110,12 +118,74 @@ async function bundleVendored(name) {
   const result = await build({
     ...common,
     stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: root, sourcefile: name },
-    entryNames: `${VENDOR_PREFIX}${name.replace(/[^a-z0-9]+/gi, "-")}-[hash]`,
+    entryNames: `${VENDOR_PREFIX}${vendorStem(name)}-[hash]`,
     format: "esm",
     metafile: true,
   });
   const output = Object.keys(result.metafile.outputs).find((path) => path.endsWith(".js"));
   return basename(output);
+}
+
+/**
+ * Bundles several dependencies into ES modules beside the bin that share what they have in common
+ * (split into a chunk of their own), so a package they both use exists once; returns each name's file.
+ */
+async function bundleVendoredTogether(exportsByName) {
+  const names = Object.keys(exportsByName);
+  const entry = (name) => `vendor-entry:${exportsByName[name]}:${name}`;
+  const result = await build({
+    ...common,
+    entryPoints: Object.fromEntries(
+      names.map((name) => [`${VENDOR_PREFIX}${vendorStem(name)}`, entry(name)]),
+    ),
+    entryNames: "[name]-[hash]",
+    chunkNames: `${VENDOR_PREFIX}shared-[hash]`,
+    splitting: true,
+    format: "esm",
+    external: ["react-devtools-core"],
+    define: { "process.env.NODE_ENV": '"production"' },
+    // CommonJS dependencies (React's) call require() for Node built-ins, which an ES module lacks.
+    banner: {
+      js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
+    },
+    plugins: [vendorEntries()],
+    metafile: true,
+  });
+  return names.map((name) => {
+    const [path] =
+      Object.entries(result.metafile.outputs).find(([, output]) =>
+        output.entryPoint?.endsWith(entry(name)),
+      ) ?? [];
+    if (path === undefined) throw new Error(`bundle-cli: no vendored module for ${name}`);
+    return [name, `./${basename(path)}`];
+  });
+}
+
+/**
+ * `vendor-entry:<kind>:<name>`: a module that re-exports the package: its named exports (an ES module
+ * package), or its default export (a CommonJS package, whose `module.exports` that is; the importer
+ * reads `.default`, as it would from node_modules).
+ */
+function vendorEntries() {
+  return {
+    name: "vendor-entries",
+    setup(bundler) {
+      bundler.onResolve({ filter: /^vendor-entry:/ }, (args) => ({
+        path: args.path,
+        namespace: "vendor-entry",
+      }));
+      bundler.onLoad({ filter: /.*/, namespace: "vendor-entry" }, (args) => {
+        const [, kind, name] = args.path.split(":");
+        const spec = JSON.stringify(name);
+        const contents = kind === "default" ? `export { default } from ${spec};` : `export * from ${spec};`;
+        return { contents, resolveDir: root, loader: "js" };
+      });
+    },
+  };
+}
+
+function vendorStem(name) {
+  return name.replace(/[^a-z0-9]+/gi, "-");
 }
 
 /** Builds the CLI's CommonJS script; returns its file name. */
@@ -128,7 +198,7 @@ async function bundleScript() {
     format: "cjs",
     // ASCII only (non-ASCII characters escaped): the bin reads the script as latin1, without decoding.
     charset: "ascii",
-    external: [...external, ...VENDORED],
+    external: [...external, ...VENDORED, ...Object.keys(VENDORED_TOGETHER)],
     plugins: [englishOnlyZod],
     metafile: true,
     write: false,

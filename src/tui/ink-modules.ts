@@ -10,5 +10,7 @@ export interface InkModules {
 
 export async function loadInk(): Promise<InkModules> {
   const [ink, react] = await Promise.all([import("ink"), import("react")]);
-  return { ink, react };
+  // React is CommonJS: its `module.exports` is the default export, from node_modules and from the
+  // module the bin's build bundles it into (scripts/bundle-cli.mjs), where it is the only export.
+  return { ink, react: react.default };
 }

@@ -62,6 +62,33 @@ describe("the built hankweave bin", () => {
     assert.match(run.stderr, /✓ Run completed: 7 codon\(s\) completed/);
   });
 
+  it("draws the terminal UI on a terminal, with ink and React from the modules beside the bin", {
+    skip: spawnSync("script", ["--version"]).status !== 0 && "util-linux's script (a terminal) is missing",
+  }, async () => {
+    // `script` gives the bin a pseudo-terminal, so it starts the TUI; q twice quits once the run is done.
+    const { NODE_EXTRA_CA_CERTS: _ignored, ...env } = process.env;
+    const command = `${process.execPath} ${BIN} examples/hello -e ${join(base, "tui")}`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: ROOT,
+      env: { ...env, COLUMNS: "100", LINES: "40" },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let screen = "";
+    let quitting: NodeJS.Timeout | undefined;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      screen += chunk;
+      // One key a read: q, then q again (a second q forces the quit) until the process is gone.
+      if (quitting === undefined && /Run Complete/.test(screen))
+        quitting = setInterval(() => child.stdin.writable && child.stdin.write("q"), 500);
+    });
+    const giveUp = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const [code] = await once(child, "exit");
+    clearInterval(quitting);
+    clearTimeout(giveUp);
+    assert.equal(code, 0, screen);
+    assert.match(screen, /2 codon\(s\) completed, 0 failed, 0 ignored/);
+  });
+
   it("traces a run from its tracing thread, whose entry sits beside the chunks", async () => {
     assert.ok(existsSync(join(ROOT, "dist", "cli", "trace-worker.js")), "dist/cli/trace-worker.js");
     const receiver = await startOtlpReceiver();
