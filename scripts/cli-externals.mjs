@@ -6,10 +6,13 @@
 // - the terminal UI (ink, react), the Loops store (libsql, a native module, and pg for a PostgreSQL
 //   store), croner, and the bundle formats (modern-tar; @mongodb-js/zstd, a native module): loaded
 //   lazily (dynamic import) by the commands that need them;
-// kysely is not among them: the bin's build bundles it into an ES module of its own, which the store's
-// dynamic import loads (scripts/bundle-cli.mjs, VENDORED). From node_modules its ES build is some 280
-// modules, about 120 ms of every `loops` command's start (resolving and compiling each).
 // - OpenTelemetry (only when a run is traced) and prom-client (only by the daemon's metrics).
+//
+// The bin's own build (scripts/bundle-cli.mjs) bundles two of them into ES modules beside itself,
+// which its script's `import()` loads instead of node_modules: kysely (VENDORED: some 280 modules from
+// node_modules, about 120 ms of every `loops` command's start) and ink with React (VENDORED_TOGETHER:
+// about 300 modules and React's development build, about 400 ms before the TUI's first frame). kysely
+// is not in the list below: the test bundles bundle it too.
 
 /** Loaded lazily by the commands that need them. */
 export const LAZY_DEPENDENCIES = [
