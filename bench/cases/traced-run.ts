@@ -29,8 +29,9 @@ export interface TracedRunResult {
 
 /**
  * A real run (`runExecution`: journal, state.json, git checkpoints or none) of N codons that each make one model
- * turn with usage, with tracing off or on. With tracing on, spans go to the test kit's OTLP receiver
- * in a child process (its decoding is the backend's work, not the runtime's).
+ * turn with usage, with tracing off or on. With tracing on, spans go to an OTLP receiver in a child
+ * process that answers each export as it arrives and decodes them all after the run (decoding is the
+ * backend's work, not the runtime's: see otlp-receiver-child.ts).
  */
 export async function tracedRun(args: TracedRunArgs): Promise<TracedRunResult> {
   const root = mkdtempSync(join(tmpdir(), "hankweave-bench-otel-"));
@@ -75,7 +76,7 @@ export async function tracedRun(args: TracedRunArgs): Promise<TracedRunResult> {
 /** The worker runs bundled, from a cache directory, with the repository as its working directory. */
 const RECEIVER_CHILD = join(process.cwd(), "bench", "cases", "otlp-receiver-child.ts");
 
-/** Starts bench/cases/otlp-receiver-child.ts; `close` resolves to the number of spans it received. */
+/** Starts bench/cases/otlp-receiver-child.ts; `close` resolves to the number of spans it decoded. */
 async function startReceiver(): Promise<{ endpoint: string; close(): Promise<number> }> {
   const child = spawn(process.execPath, ["--import", "tsx", RECEIVER_CHILD], {
     stdio: ["pipe", "pipe", "inherit"],

@@ -7,7 +7,8 @@ const BENCH = "tracing";
 
 /**
  * 14. What OpenTelemetry tracing costs a codon: a real run of no-op codons (one model turn each) with
- * tracing off and on (OTLP/HTTP protobuf to the test kit's receiver in another process), once with the
+ * tracing off and on (OTLP/HTTP protobuf to a receiver in another process, which decodes what it
+ * received after the run, as a backend elsewhere would cost this machine nothing), once with the
  * runtime alone (no checkpoints: the absolute cost of the spans) and once as the CLI runs (git
  * checkpoints), where it should stay within 10 %. Off loads nothing of OpenTelemetry. Runs alternate
  * off/on so machine drift hits both. The git case runs 400 codons (about 0.3 s): over the 100 it ran
@@ -48,7 +49,12 @@ async function pair(context: SuiteContext, checkpoints: "none" | "git"): Promise
       perCodon(off),
     ),
     figure(
-      { bench: BENCH, figure: name("on"), unit: "ms/codon", note: "OTLP protobuf to a receiver process" },
+      {
+        bench: BENCH,
+        figure: name("on"),
+        unit: "ms/codon",
+        note: "OTLP protobuf to a receiver process (decoded after the run)",
+      },
       perCodon(on),
     ),
     figure(

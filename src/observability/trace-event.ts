@@ -77,74 +77,97 @@ function isRunTransition(type: string): type is RunTransitionType {
   return RUN_TRANSITIONS.includes(type);
 }
 
-/** The event as the span tree reads it, or undefined for an event that opens or closes no span. */
+/**
+ * The event as the span tree reads it, or undefined for an event that opens or closes no span. It runs
+ * on the run's thread for every journaled event, so an event that opens no span costs a type check, and
+ * the others are built field by field, without spreads.
+ */
 export function traceEventOf(event: JournaledEvent): TraceEvent | undefined {
-  const envelope = { seq: event.seq, id: event.id, timestamp: event.timestamp };
   switch (event.type) {
     case "state.transition":
-      return runTransitionOf(event.data, envelope);
+      return runTransitionOf(event);
     case "codon.started": {
       const { codonId, codonName, attempt } = event.data;
-      const data = { codonId, codonName, ...(attempt !== undefined && { attempt }) };
-      return { type: event.type, ...envelope, data };
+      const data: Writable<TraceEventOf<"codon.started">["data"]> = { codonId, codonName };
+      if (attempt !== undefined) data.attempt = attempt;
+      return traced(event, data);
     }
     case "codon.completed":
-      return { type: event.type, ...envelope, data: codonEndOf(event.data) };
+      return traced(event, codonEndOf(event.data));
     case "token.usage":
-      return { type: event.type, ...envelope, data: usageOf(event.data) };
-    case "assistant.action": {
-      const { action, codonId, toolUseId, toolName } = event.data;
-      if (action !== "tool_use" || toolUseId === undefined) return undefined;
-      const data = { codonId, toolUseId, ...(toolName !== undefined && { toolName }) };
-      return { type: event.type, ...envelope, data };
-    }
+      return traced(event, usageOf(event.data));
+    case "assistant.action":
+      return toolCallOf(event);
     case "tool.result": {
       const { toolUseId, executionTimeMs, isError } = event.data;
-      return { type: event.type, ...envelope, data: { toolUseId, executionTimeMs, isError } };
+      return traced(event, { toolUseId, executionTimeMs, isError });
     }
     case "loop.iteration.completed":
-      return { type: event.type, ...envelope, data: event.data };
+      return traced(event, event.data);
     default:
       return undefined;
   }
 }
 
-type Envelope = Pick<TraceEvent, "seq" | "id" | "timestamp">;
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-function runTransitionOf(data: DataOf<"state.transition">, envelope: Envelope): TraceEvent | undefined {
-  const { transitionType, runId } = data;
-  if (!isRunTransition(transitionType)) return undefined;
-  const aborted = transitionType === "RunFailed" && data.transition.data.reason === "aborted";
+/**
+ * The projection of `event`: its type and envelope (seq, id, timestamp) with the fields `data` kept.
+ * The cast only restates what the callers hold: `data` is the projection of an event of `type`.
+ */
+function traced<T extends TraceEventType>(
+  event: { readonly type: T; readonly seq: number; readonly id: string; readonly timestamp: string },
+  data: TraceEventOf<T>["data"],
+): TraceEventOf<T> {
   return {
-    type: "state.transition",
-    ...envelope,
-    data: { transitionType, ...(runId !== undefined && { runId }), aborted },
-  };
+    type: event.type,
+    seq: event.seq,
+    id: event.id,
+    timestamp: event.timestamp,
+    data,
+  } as TraceEventOf<T>;
+}
+
+function runTransitionOf(
+  event: Extract<JournaledEvent, { type: "state.transition" }>,
+): TraceEvent | undefined {
+  const { transitionType, runId } = event.data;
+  if (!isRunTransition(transitionType)) return undefined;
+  const aborted = transitionType === "RunFailed" && event.data.transition.data.reason === "aborted";
+  const data: Writable<RunTransition> = { transitionType, aborted };
+  if (runId !== undefined) data.runId = runId;
+  return traced(event, data);
+}
+
+/** A `tool_use` action (the others open no span), without its input. */
+function toolCallOf(event: Extract<JournaledEvent, { type: "assistant.action" }>): TraceEvent | undefined {
+  const { action, codonId, toolUseId, toolName } = event.data;
+  if (action !== "tool_use" || toolUseId === undefined) return undefined;
+  const data: Writable<ToolCall> = { codonId, toolUseId };
+  if (toolName !== undefined) data.toolName = toolName;
+  return traced(event, data);
 }
 
 function codonEndOf(data: DataOf<"codon.completed">): CodonEnd {
   const { codonId, success, cost, duration, endReasons, failureReason, budgetExceeded } = data;
-  return {
-    codonId,
-    success,
-    cost,
-    duration,
-    ...(endReasons !== undefined && { endReasons }),
-    ...(failureReason !== undefined && { failureType: failureReason.type }),
-    ...(budgetExceeded !== undefined && { budgetCurrency: budgetExceeded.currency }),
-  };
+  const end: Writable<CodonEnd> = { codonId, success, cost, duration };
+  if (endReasons !== undefined) end.endReasons = endReasons;
+  if (failureReason !== undefined) end.failureType = failureReason.type;
+  if (budgetExceeded !== undefined) end.budgetCurrency = budgetExceeded.currency;
+  return end;
 }
 
 function usageOf(data: DataOf<"token.usage">): Usage {
   const { codonId, modelId, inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens, totalCost } =
     data;
-  return {
+  const usage: Writable<Usage> = {
     codonId,
-    ...(modelId !== undefined && { modelId }),
     inputTokens,
     outputTokens,
     cacheReadTokens,
     cacheCreationTokens,
     totalCost,
   };
+  if (modelId !== undefined) usage.modelId = modelId;
+  return usage;
 }
