@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type EventDraftOf, systemClock } from "../../src/engine/index.ts";
-import type { SessionRequest } from "../../src/harness/harness.ts";
 import { createScriptedHarness } from "../../src/harness/scripted/index.ts";
 import { createRunChannels, openRunSink } from "../../src/runner/index.ts";
 import { createSentinelHost } from "../../src/sentinels/index.ts";
-import { NOOP_PROMPT, writeHank } from "./hank-fixture.ts";
+import { runNoopSession } from "./agent-floor.ts";
+import { writeHank } from "./hank-fixture.ts";
 import { createMemoryStore } from "./memory-store.ts";
 
 export interface EventFloorArgs {
@@ -52,12 +52,7 @@ export async function eventFloor(args: EventFloorArgs): Promise<EventFloorResult
     const observing = channels.events.subscribe((event) => sentinels.observe(event), { name: "sentinels" });
     const start = performance.now();
     for (let i = 0; i < args.codons; i++) {
-      const session = harness.start(request(i, root, env, cancel.signal));
-      for await (const _event of session) {
-        // drained: the engine reads every event
-      }
-      const outcome = await session.outcome;
-      if (outcome.kind !== "completed") throw new Error(`scripted agent ended ${outcome.kind}`);
+      await runNoopSession(harness, i, { cwd: root, env, signal: cancel.signal });
       for (const draft of drafts[i] ?? []) sink.emitAll([draft]);
     }
     const totalMs = performance.now() - start;
@@ -67,20 +62,6 @@ export async function eventFloor(args: EventFloorArgs): Promise<EventFloorResult
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-}
-
-function request(i: number, cwd: string, env: Record<string, string>, signal: AbortSignal): SessionRequest {
-  return {
-    codonId: `step#${i}`,
-    prompt: NOOP_PROMPT,
-    model: { requested: "scripted", id: "scripted", provider: "scripted" },
-    cwd,
-    env,
-    autoCompact: false,
-    attempt: 1,
-    extension: 0,
-    signal,
-  };
 }
 
 /** Recorded once per process: the repeats of a case time the same events. */

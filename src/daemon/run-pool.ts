@@ -3,6 +3,7 @@ import {
   DEFAULT_LEASE_TTL_MS,
   type DriveEnd,
   type DriverDeps,
+  deadOwnerOf,
   driveRun,
   isOwnerDead,
   type LeaseClaim,
@@ -83,7 +84,7 @@ export class RunPool {
     for (const { run, deps } of drives) {
       const token = granted.get(run.id);
       // Not granted: another daemon's driver took it first.
-      if (token !== undefined) this.start(run.id, deps, { token, takenFrom: takenFrom(run) });
+      if (token !== undefined) this.start(run.id, deps, { token, takenFrom: leaseTakenFrom(run.leaseOwner) });
     }
   }
 
@@ -174,14 +175,6 @@ export class RunPool {
 
 /** The claim of a run's lease for a new driver: from a dead owner too, whose lease it may take over. */
 function claimOf(run: LiveRunLease, owner: string): LeaseClaim {
-  const dead = deadOwner(run);
+  const dead = deadOwnerOf(run.leaseOwner);
   return dead === undefined ? { runId: run.id, owner } : { runId: run.id, owner, takeOverFrom: dead };
-}
-
-function deadOwner(run: LiveRunLease): string | undefined {
-  return run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
-}
-
-function takenFrom(run: LiveRunLease): ClaimedLease["takenFrom"] {
-  return leaseTakenFrom(run.leaseOwner, deadOwner(run));
 }

@@ -20,6 +20,7 @@ export {
 export {
   type DriverDeps,
   type DriverNotice,
+  deadOwnerOf,
   dispatchEffects,
   driverOwner,
   isOwnerDead,

@@ -6,7 +6,7 @@ import { LeaseLostError } from "../store/loop-store.ts";
 import type { GenerationRecord, LoopRunRecord, StoredCommand } from "../store/store-records.ts";
 import { commandEffect } from "./command-effects.ts";
 import { endRunWith } from "./contract-guard.ts";
-import { ChildGroups, type DriverDeps, endRun, isOwnerDead, moveRun } from "./driver-context.ts";
+import { ChildGroups, type DriverDeps, deadOwnerOf, endRun, moveRun } from "./driver-context.ts";
 import { prepareItems } from "./fan-out-generation.ts";
 import { GenerationHistory } from "./generation-history.ts";
 import { finishGates, resumeGeneration, type StepContext, startGeneration } from "./generation-step.ts";
@@ -86,19 +86,16 @@ export async function driveRun(runId: string, deps: DriverDeps, options: DriveOp
 
 /** Takes the run's lease for this driver, from a dead owner too; null while a live owner holds it. */
 async function claimLease(run: LoopRunRecord, deps: DriverDeps, ttl: number): Promise<ClaimedLease | null> {
-  const dead = run.leaseOwner !== null && isOwnerDead(run.leaseOwner) ? run.leaseOwner : undefined;
+  const dead = deadOwnerOf(run.leaseOwner);
   const token = await deps.store.acquireLease(run.id, deps.owner, deps.clock.now(), ttl, dead);
   if (token === null) return null;
-  return { token, takenFrom: leaseTakenFrom(run.leaseOwner, dead) };
+  return { token, takenFrom: leaseTakenFrom(run.leaseOwner) };
 }
 
 /** Whose lease a new one replaced: none, one whose owner is dead, or one left to expire. */
-export function leaseTakenFrom(
-  previousOwner: string | null,
-  deadOwner: string | undefined,
-): ClaimedLease["takenFrom"] {
+export function leaseTakenFrom(previousOwner: string | null): ClaimedLease["takenFrom"] {
   if (previousOwner === null) return null;
-  return deadOwner === undefined ? "expired" : "dead";
+  return deadOwnerOf(previousOwner) === undefined ? "expired" : "dead";
 }
 
 class Driver implements StepContext {

@@ -69,6 +69,11 @@ export function isOwnerDead(owner: string): boolean {
   }
 }
 
+/** The lease's owner when it is a dead process of this host (its lease may be taken over at once). */
+export function deadOwnerOf(owner: string | null): string | undefined {
+  return owner !== null && isOwnerDead(owner) ? owner : undefined;
+}
+
 /** Process groups of gates and hooks in flight, in the run's directory: a next driver ends them first. */
 export class ChildGroups {
   readonly #path: string;
