@@ -1,6 +1,7 @@
 import fs from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { cacheRoot } from "../util/cache-root.ts";
 import { extractBundle, extractScratch, intact } from "./extract.ts";
 import { fetchRepository } from "./git-fetch.ts";
 import { parseGitLocation } from "./git-location.ts";
@@ -31,11 +32,6 @@ export type ResolvedLocation =
       readonly scratch?: string;
     }
   | { readonly ok: false; readonly message: string };
-
-/** The same variable as the inputs cache: `<HANKWEAVE_RUNTIME_CACHE_DIR or ~/.hankweave-cache>/…`. */
-export function cacheRoot(env: ResolveContext["env"]): string {
-  return env.HANKWEAVE_RUNTIME_CACHE_DIR ?? path.join(env.HOME ?? homedir(), ".hankweave-cache");
-}
 
 /**
  * Turns a bundle path, a bundle URL or a git location into a local, verified hank directory in the

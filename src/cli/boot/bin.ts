@@ -4,9 +4,9 @@
 // script compiled by `vm` lacks: `import.meta` (this file's) and `import()` (the lazily loaded
 // dependencies, which the build points at `host.import`).
 import * as nodeModule from "node:module";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cacheRoot } from "../../util/cache-root.ts";
 import type { StartHooks } from "../start-cli.ts";
 import { runCachedScript } from "./cached-script.ts";
 
@@ -40,10 +40,7 @@ const cli = runCachedScript({
   file: join(here, HANKWEAVE_CLI_BUNDLE),
   profile: process.argv.includes("--validate") ? "validate" : "main",
   // Beside the bundle; a global install that is not the user's to write falls back to the user's cache.
-  cacheDirs: [
-    join(here, ".v8-cache"),
-    join(process.env.HANKWEAVE_RUNTIME_CACHE_DIR ?? join(homedir(), ".hankweave-cache"), "v8-cache"),
-  ],
+  cacheDirs: [join(here, ".v8-cache"), join(cacheRoot(process.env), "v8-cache")],
   parameters: { __hankweaveHost: host },
 });
 const { startCli } = cli.exports as { startCli(hooks: StartHooks): Promise<number> };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { cacheRoot } from "../../util/cache-root.ts";
 
 /**
  * `-i/--input <text>` and `-` (stdin): inline data, content-addressed into the inputs cache so that
@@ -10,15 +10,14 @@ import { join } from "node:path";
  *
  * The cache is `<HANKWEAVE_RUNTIME_CACHE_DIR or ~/.hankweave-cache>/inputs/<sha256>/input.txt`.
  */
-export const CACHE_DIR_ENV = "HANKWEAVE_RUNTIME_CACHE_DIR";
+export { CACHE_DIR_ENV } from "../../util/cache-root.ts";
 export const INPUT_FILE_NAME = "input.txt";
 
 /** Where inline data comes from: the `-i` text, or the process's standard input. */
 export type InlineInput = { readonly kind: "text"; readonly text: string } | { readonly kind: "stdin" };
 
 export function inputsCacheDir(env: Readonly<Record<string, string | undefined>>): string {
-  const root = env[CACHE_DIR_ENV] ?? join(env.HOME ?? homedir(), ".hankweave-cache");
-  return join(root, "inputs");
+  return join(cacheRoot(env), "inputs");
 }
 
 /**
