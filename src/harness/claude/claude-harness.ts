@@ -1,5 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadOnce } from "../../util/load-once.ts";
 import type { Harness } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import {
@@ -8,6 +9,12 @@ import {
   type ResolvedClaudeOptions,
 } from "./claude-options.ts";
 import { importClaudeSdk } from "./load-sdk.ts";
+
+/**
+ * The session's code (event mapping, retries, the SDK's options), loaded with the first session:
+ * validation and runs of other harnesses never compile it.
+ */
+const sessionCode = loadOnce(() => import("./run-claude-session.ts"));
 
 /**
  * The Claude harness (docs/harnesses.md, "Claude"): runs each session through the Claude Agent SDK
@@ -20,11 +27,9 @@ export function createClaudeHarness(options: ClaudeHarnessOptions = {}): Harness
   return {
     name: "claude",
     capabilities: { resume: true, reportsCost: true, compaction: true },
-    // The session's code (event mapping, retries, the SDK's options) loads with the first session:
-    // validation and runs of other harnesses never compile it.
     start: (request) =>
       createSession(async (emit) => {
-        const { runClaudeSession } = await import("./run-claude-session.ts");
+        const { runClaudeSession } = await sessionCode();
         return runClaudeSession(request, resolved, emit);
       }),
   };

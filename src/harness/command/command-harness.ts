@@ -1,3 +1,4 @@
+import { loadOnce } from "../../util/load-once.ts";
 import type { Harness, SessionModel } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { CommandConfig, NamedCommand } from "./command-config.ts";
@@ -11,6 +12,12 @@ function modelOf(command: NamedCommand, model: SessionModel): string | undefined
 }
 
 /**
+ * The session's code (output parsers, the agent process), loaded with the first session: validation
+ * and runs of other harnesses never compile it.
+ */
+const sessionCode = loadOnce(() => import("./run-command-session.ts"));
+
+/**
  * Runs one configured CLI agent as a harness (docs/command-harness.md). Capabilities follow the
  * configuration: resume only with `resumeArgs`; cost only from output formats that report it.
  */
@@ -22,10 +29,9 @@ export function createCommandHarness(command: NamedCommand, deps: CommandHarness
       reportsCost: command.output !== "text",
       compaction: false,
     },
-    // The session's code (output parsers, the agent process) loads with the first session.
     start: (request) =>
       createSession(async (emit) => {
-        const { runCommandSession } = await import("./run-command-session.ts");
+        const { runCommandSession } = await sessionCode();
         return runCommandSession(request, command, modelOf(command, request.model), deps, emit);
       }),
   };

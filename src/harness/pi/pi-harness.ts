@@ -1,4 +1,5 @@
 import { type ResolvedModel, resolveModel } from "../../hank/models/index.ts";
+import { loadOnce } from "../../util/load-once.ts";
 import type { Harness } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { PiHarnessOptions } from "./pi-options.ts";
@@ -8,6 +9,12 @@ function catalogModel(requested: string): ResolvedModel | undefined {
   const resolution = resolveModel(requested);
   return resolution.ok ? resolution.model : undefined;
 }
+
+/**
+ * The session's code, loaded with the first session: validation and runs of other harnesses never
+ * compile it.
+ */
+const sessionCode = loadOnce(() => import("./run-pi-session.ts"));
 
 /**
  * The pi harness (docs/harnesses.md, "pi"): runs a codon on the embedded pi coding agent
@@ -35,10 +42,9 @@ export function createPiHarness(
   return {
     name: "pi",
     capabilities: { resume: true, reportsCost: true, compaction: true },
-    // The session's code loads with the first session: validation and other harnesses never compile it.
     start: (request) =>
       createSession(async (emit) => {
-        const { runPiSession } = await import("./run-pi-session.ts");
+        const { runPiSession } = await sessionCode();
         return runPiSession(request, context, emit);
       }),
   };

@@ -1,8 +1,15 @@
 import { systemClock } from "../../util/clock.ts";
+import { loadOnce } from "../../util/load-once.ts";
 import type { Harness } from "../harness.ts";
 import { createSession } from "../session-channel.ts";
 import type { ResolvedScriptedOptions, ScriptedHarnessOptions } from "./scripted-options.ts";
 import { createSessionStore } from "./session-store.ts";
+
+/**
+ * The agent's code (directives, file and shell steps), loaded with the first session: validation and
+ * runs of other harnesses never compile it.
+ */
+const sessionCode = loadOnce(() => import("./run-scripted-session.ts"));
 
 /**
  * The offline scripted agent (docs/scripted-agent.md): runs in-process, reads its prompt as a script of
@@ -21,11 +28,9 @@ export function createScriptedHarness(options: ScriptedHarnessOptions = {}): Har
   return {
     name: "scripted",
     capabilities: { resume: true, reportsCost: true, compaction: true },
-    // The agent's code (directives, file and shell steps) loads with the first session: validation,
-    // which parses scripts through the descriptor, never compiles it.
     start: (request) =>
       createSession(async (emit) => {
-        const { runScriptedSession } = await import("./run-scripted-session.ts");
+        const { runScriptedSession } = await sessionCode();
         return runScriptedSession(request, resolved, sessions, emit);
       }),
   };
