@@ -23,20 +23,24 @@ const pkg = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8"));
 const outdir = resolve(root, "dist", "cli");
 const external = [...Object.keys(pkg.peerDependencies ?? {}), ...CLI_EXTERNALS];
 /**
- * Dependencies bundled into an ES module of their own beside the bin (`hankweave-vendor-<name>-<hash>.js`),
- * which the script's `import("<name>")` loads: kysely, which only the Loops store uses. In the script
- * its 630 KB would be read, and its top level deserialized, by every start (about 10 ms of
- * `--validate`); from node_modules it is some 280 modules to resolve (about 120 ms of a `loops` start).
+ * Dependencies bundled into ES modules beside the bin (`hankweave-vendor-<name>-<hash>.js`), which the
+ * script's `import("<name>")` loads instead of node_modules, a group at a time: the packages of a group
+ * share what they have in common (one React for ink and our views). Each name says what its module
+ * exports: `named` (an ES module package), or `default` (a CommonJS package's `module.exports`).
+ * - kysely, which only the Loops store uses: in the script its 630 KB would be read, and its top level
+ *   deserialized, by every start (about 10 ms of `--validate`); from node_modules it is some 280
+ *   modules to resolve (about 120 ms of a `loops` start).
+ * - the terminal UI's ink and React, as React's production build: from node_modules, some 300 modules
+ *   and React's development build, about 450 ms before the TUI's first frame; bundled, about 100 ms.
+ *   `react-devtools-core` stays external: ink loads it only under `DEV=true`.
  */
-const VENDORED = ["kysely"];
-/**
- * The terminal UI's dependencies, bundled together (one React, shared by ink and our views) into ES
- * modules beside the bin, as React's production build: from node_modules, `import("ink")` resolves and
- * compiles some 300 modules and React's development build, about 450 ms before the TUI's first frame;
- * bundled, about 100 ms. `react-devtools-core` stays external: ink loads it only under `DEV=true`.
- */
-const VENDORED_TOGETHER = { ink: "named", react: "default" };
+const VENDOR_GROUPS = [{ kysely: "named" }, { ink: "named", react: "default" }];
+const VENDORED = VENDOR_GROUPS.flatMap((group) => Object.keys(group));
 const VENDOR_PREFIX = "hankweave-vendor-";
+/** CommonJS dependencies call require() for Node built-ins, which an ES module lacks: it gets one. */
+const REQUIRE_BANNER = {
+  js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
+};
 /** The script's file name starts so; the rest is its content hash. */
 const SCRIPT_PREFIX = "hankweave-cli-";
 /** The name the bin's wrapper gives its host object (src/cli/boot/bin.ts). */
@@ -84,10 +88,7 @@ const common = {
 };
 
 const scriptName = await bundleScript();
-const vendored = Object.fromEntries([
-  ...(await Promise.all(VENDORED.map(async (name) => [name, `./${await bundleVendored(name)}`]))),
-  ...(await bundleVendoredTogether(VENDORED_TOGETHER)),
-]);
+const vendored = Object.fromEntries((await Promise.all(VENDOR_GROUPS.map(bundleVendorGroup))).flat());
 await build({
   ...common,
   entryPoints: { hankweave: resolve(outdir, "boot", "bin.js") },
@@ -104,33 +105,17 @@ await build({
   format: "esm",
   external,
   plugins: [englishOnlyZod],
-  // CommonJS dependencies call require() for Node built-ins, which an ES module lacks.
-  banner: {
-    js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
-  },
+  banner: REQUIRE_BANNER,
 });
 copyFileSync(resolve(root, "dist", "hank", "models", "catalog.json"), resolve(outdir, "catalog.json"));
 // The code caches the bin writes beside the script are this machine's: never in the package.
 writeFileSync(resolve(outdir, ".npmignore"), ".v8-cache/\n");
 
-/** Bundles one dependency into an ES module beside the bin; returns its file name. */
-async function bundleVendored(name) {
-  const result = await build({
-    ...common,
-    stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: root, sourcefile: name },
-    entryNames: `${VENDOR_PREFIX}${vendorStem(name)}-[hash]`,
-    format: "esm",
-    metafile: true,
-  });
-  const output = Object.keys(result.metafile.outputs).find((path) => path.endsWith(".js"));
-  return basename(output);
-}
-
 /**
- * Bundles several dependencies into ES modules beside the bin that share what they have in common
+ * Bundles a group of dependencies into ES modules beside the bin that share what they have in common
  * (split into a chunk of their own), so a package they both use exists once; returns each name's file.
  */
-async function bundleVendoredTogether(exportsByName) {
+async function bundleVendorGroup(exportsByName) {
   const names = Object.keys(exportsByName);
   const entry = (name) => `vendor-entry:${exportsByName[name]}:${name}`;
   const result = await build({
@@ -144,10 +129,7 @@ async function bundleVendoredTogether(exportsByName) {
     format: "esm",
     external: ["react-devtools-core"],
     define: { "process.env.NODE_ENV": '"production"' },
-    // CommonJS dependencies (React's) call require() for Node built-ins, which an ES module lacks.
-    banner: {
-      js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
-    },
+    banner: REQUIRE_BANNER,
     plugins: [vendorEntries()],
     metafile: true,
   });
@@ -198,7 +180,7 @@ async function bundleScript() {
     format: "cjs",
     // ASCII only (non-ASCII characters escaped): the bin reads the script as latin1, without decoding.
     charset: "ascii",
-    external: [...external, ...VENDORED, ...Object.keys(VENDORED_TOGETHER)],
+    external: [...external, ...VENDORED],
     plugins: [englishOnlyZod],
     metafile: true,
     write: false,

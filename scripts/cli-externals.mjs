@@ -8,11 +8,11 @@
 //   lazily (dynamic import) by the commands that need them;
 // - OpenTelemetry (only when a run is traced) and prom-client (only by the daemon's metrics).
 //
-// The bin's own build (scripts/bundle-cli.mjs) bundles two of them into ES modules beside itself,
-// which its script's `import()` loads instead of node_modules: kysely (VENDORED: some 280 modules from
-// node_modules, about 120 ms of every `loops` command's start) and ink with React (VENDORED_TOGETHER:
-// about 300 modules and React's development build, about 400 ms before the TUI's first frame). kysely
-// is not in the list below: the test bundles bundle it too.
+// The bin's own build (scripts/bundle-cli.mjs, VENDOR_GROUPS) bundles kysely, and ink with React from
+// the list below, into ES modules beside itself, which its script's `import()` loads instead of
+// node_modules: kysely is some 280 modules (about 120 ms of every `loops` command's start), ink with
+// React about 300 and React's development build (about 400 ms before the TUI's first frame). kysely is
+// not in the list: the test bundles bundle it too.
 
 /** Loaded lazily by the commands that need them. */
 export const LAZY_DEPENDENCIES = [
