@@ -129,17 +129,13 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
   /** The oldest seq received (paged): older pages are asked for before it; 1 when none is left. */
   let oldest = 0;
   let olderPending = false;
-  /**
-   * The newest page is asked for and not answered yet. Live events wait for it (`hold`): the run may
-   * journal its first events between the handshake and the page, and handing those on before the
-   * page's view would fold them twice, or, the page then taken for an older one, never go live.
-   */
-  let newestPending = false;
   const syncHistory = (): void => {
     syncing = true;
     setStatus("syncing");
     if (paged && order.applied === 0) {
-      newestPending = true;
+      // Live events wait for the newest page (the order is held until it comes): the run may journal
+      // its first events between the handshake and the page, and handing those on before the page's
+      // view would fold them twice, or, the page then taken for an older one, never go live.
       order.hold();
       sendFrame("history.page", {});
     } else sendFrame("history.sync", { afterSeq: order.applied, batchSize });
@@ -147,7 +143,8 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
   const onPage = (data: Record<string, unknown>): void => {
     const events = eventsOf(data);
     const hasOlder = data.hasOlder === true;
-    if (!newestPending) {
+    // Held: this is the newest page, asked for above; otherwise an older one (`loadOlder`).
+    if (!order.holding) {
       olderPending = false;
       const first = events[0]?.seq;
       if (first !== undefined) oldest = first;
@@ -158,7 +155,6 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
     const view = isSnapshot(data.view) ? data.view : undefined;
     oldest = hasOlder ? (events[0]?.seq ?? (view?.seq ?? 0) + 1) : 1;
     options.onPage?.({ kind: "newest", view, hasOlder });
-    newestPending = false;
     order.skipTo(view?.seq ?? 0);
     for (const event of events) order.take(event);
     order.release();
@@ -250,7 +246,7 @@ export function openProtocolStream(options: ProtocolStreamOptions): ProtocolStre
     },
     send: sendFrame,
     loadOlder() {
-      if (!paged || olderPending || newestPending || oldest <= 1) return false;
+      if (!paged || olderPending || order.holding || oldest <= 1) return false;
       olderPending = sendFrame("history.page", { beforeSeq: oldest, limit: batchSize });
       return olderPending;
     },
@@ -267,6 +263,11 @@ class SeqOrder {
   applied = 0;
   readonly #early = new Map<number, JournaledEvent>();
   #holding = false;
+
+  /** Whether events wait for `release` (see `hold`). */
+  get holding(): boolean {
+    return this.#holding;
+  }
   readonly #deliver: (event: JournaledEvent) => void;
 
   constructor(deliver: (event: JournaledEvent) => void) {
