@@ -1,3 +1,8 @@
 export type { AttributeValue, ReceivedSpan } from "./decode-traces.ts";
 export { decodeTraces } from "./decode-traces.ts";
-export { type OtlpReceiver, spanTreeLines, startOtlpReceiver } from "./otlp-receiver.ts";
+export {
+  type OtlpReceiver,
+  type OtlpReceiverOptions,
+  spanTreeLines,
+  startOtlpReceiver,
+} from "./otlp-receiver.ts";

@@ -20,15 +20,35 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+export interface OtlpReceiverOptions {
+  /**
+   * `arrival` (default): each export is decoded as it arrives (a body that does not decode is answered
+   * 400). `close`: each is only read and answered 200, and all are decoded by `close`, as a backend on
+   * another machine would cost the exporting one nothing but the request (the tracing bench); `spans`
+   * stays empty until then, and `close` rejects on a body that does not decode.
+   */
+  readonly decodeAt?: "arrival" | "close";
+}
+
+export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const contentTypes: string[] = [];
+  const deferred: RawExport[] = [];
   const waiters = new Set<() => void>();
+  const decodeNow = options.decodeAt !== "close";
   const server = createServer((request, response) => {
-    void receive(request, response).then((received) => {
-      if (received === undefined) return;
-      spans.push(...received.spans);
-      contentTypes.push(received.contentType);
+    void readExport(request, response).then((raw) => {
+      if (raw === undefined) return;
+      if (!decodeNow) {
+        answer(response, raw.contentType);
+        contentTypes.push(raw.contentType);
+        deferred.push(raw);
+        return;
+      }
+      const decoded = decodeOrRefuse(raw, response);
+      if (decoded === undefined) return;
+      contentTypes.push(raw.contentType);
+      spans.push(...decoded);
       for (const wake of waiters) wake();
     });
   });
@@ -39,37 +59,62 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans,
     contentTypes,
     waitFor: (predicate, timeoutMs = 10_000) => waitFor(() => predicate(spans), waiters, timeoutMs),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      for (const raw of deferred.splice(0)) spans.push(...decodeTraces(bodyOf(raw), raw.contentType));
+    },
   };
 }
 
-async function receive(
+/** An export as it arrived: its bytes, content type and whether they are gzipped. */
+interface RawExport {
+  readonly body: Buffer;
+  readonly contentType: string;
+  readonly gzipped: boolean;
+}
+
+/** Reads a request; undefined (answered 404) when it is not a trace export. */
+async function readExport(
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<{ spans: ReceivedSpan[]; contentType: string } | undefined> {
+): Promise<RawExport | undefined> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const contentType = request.headers["content-type"] ?? "application/x-protobuf";
   if (request.method !== "POST" || request.url !== "/v1/traces") {
     response.writeHead(404).end();
     return undefined;
   }
+  return {
+    body: Buffer.concat(chunks),
+    contentType: request.headers["content-type"] ?? "application/x-protobuf",
+    gzipped: request.headers["content-encoding"] === "gzip",
+  };
+}
+
+function bodyOf(raw: RawExport): Buffer {
+  return raw.gzipped ? gunzipSync(raw.body) : raw.body;
+}
+
+/** Decodes an export and answers it: 200 with its spans, or 400 (and undefined) when it does not decode. */
+function decodeOrRefuse(raw: RawExport, response: ServerResponse): ReceivedSpan[] | undefined {
   try {
-    const raw = Buffer.concat(chunks);
-    const body = request.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
-    const spans = decodeTraces(body, contentType);
-    const json = contentType.includes("json");
-    response.writeHead(200, { "content-type": json ? "application/json" : "application/x-protobuf" });
-    response.end(json ? "{}" : Buffer.alloc(0));
-    return { spans, contentType };
+    const spans = decodeTraces(bodyOf(raw), raw.contentType);
+    answer(response, raw.contentType);
+    return spans;
   } catch (error) {
     response.writeHead(400, { "content-type": "text/plain" }).end(String(error));
     return undefined;
   }
+}
+
+/** The exporter's success answer, in its own encoding. */
+function answer(response: ServerResponse, contentType: string): void {
+  const json = contentType.includes("json");
+  response.writeHead(200, { "content-type": json ? "application/json" : "application/x-protobuf" });
+  response.end(json ? "{}" : Buffer.alloc(0));
 }
 
 function waitFor(holds: () => boolean, waiters: Set<() => void>, timeoutMs: number): Promise<void> {
