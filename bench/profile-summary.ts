@@ -5,27 +5,14 @@
  * `filter` (e.g. `src/`).
  */
 import { readFileSync } from "node:fs";
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly children?: readonly number[];
-}
-
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-  readonly startTime: number;
-  readonly endTime: number;
-}
+import type { CpuProfile, ProfileNode } from "./lib/cpu-profile-share.ts";
 
 const [file, filter = ""] = process.argv.slice(2);
 if (file === undefined) {
   process.stderr.write("usage: profile-summary.ts <file.cpuprofile> [filter]\n");
   process.exit(2);
 }
-const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);

@@ -11,16 +11,20 @@ export interface ProfileShare {
   readonly unattributedMs: number;
 }
 
-interface ProfileNode {
+/** A node of a `.cpuprofile` (V8's `Profiler.Profile`), with the fields the benches read. */
+export interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string };
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
   readonly children?: readonly number[];
 }
 
-interface CpuProfile {
+/** A `.cpuprofile` as `node --cpu-prof` writes it; times in microseconds. */
+export interface CpuProfile {
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
+  readonly startTime: number;
+  readonly endTime: number;
 }
 
 type Owner = "runtime" | "packages";
