@@ -3,87 +3,69 @@
  * on this machine with none of our server in the way, so the server's own share of the overhead can be
  * told from the share any server would pay.
  *
- * A real no-server run's events are replayed codon by codon: each codon spins the CPU time the
- * no-server codon took in the same run (its process CPU, not its wall time), then that codon's events
- * (the bytes our server sends, one frame per event, or one `event.batch` frame per write) go to every
- * client through plain `ws` with the same corking (one write per client per `FLUSH_INTERVAL_MS`). The
- * clients run in another process and parse every frame, as ours do. Wall time per codon with the
- * clients over that without is the least overhead a server could reach here.
+ * The floor is the same run as the other cases (`runExecution`, same hank, same journal), with a sync
+ * listener in place of our server: each published event's JSON (the text the journal writer already
+ * produced) is encoded to UTF-8 once, then sent to every client through plain `ws` with the server's
+ * corking (one write per client per `FLUSH_INTERVAL_MS`), one frame per event or one `event.batch`
+ * frame per write. The clients run in another process and parse every frame, as ours do.
  *
- * The spin counts CPU time so that it stretches, as a run's codon does, when the clients' process takes
- * the CPU from it (2 cores: the run, the clients, the kernel's socket work). Until issue 32's twelfth
- * round it counted wall time, which a competing process does not stretch: that floor left the whole
- * cost of sharing the machine with the clients to our server's account.
+ * Until issue 32's thirteenth round the floor replayed a finished run's events around CPU spins as
+ * long as its codons. A spin does no I/O, so it missed what the clients' process does to a real run on
+ * two cores: each codon's file-system calls wait for a thread the clients' parsing keeps off the CPU.
+ * Profiles showed our server's CPU overhead at the replay floor's while its wall overhead was twice
+ * that: the replay left the machine's sharing to our server's account.
  */
 import { performance } from "node:perf_hooks";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
-import type { JournaledEvent } from "../../src/journal/index.ts";
-import { createEventSerializer, eventBatchFrames } from "../../src/server/frames.ts";
+import { type JournaledEvent, writtenJsonOf } from "../../src/journal/index.ts";
+import { eventBatchFrames } from "../../src/server/frames.ts";
 import { FLUSH_INTERVAL_MS } from "../../src/server/socket-writer.ts";
 import { startClientsProcess } from "../lib/clients-process.ts";
-
-export interface FloorArgs {
-  /** The run's events in journal order. */
-  readonly events: readonly JournaledEvent[];
-  /** CPU milliseconds of one codon of the run without a server: each replayed codon spins this much CPU. */
-  readonly codonCpuMs: number;
-  readonly clients: number;
-  readonly batchEvents: boolean;
-  /** This file's process entry (`… raw-clients <json>` starts the clients). */
-  readonly self: string;
-}
 
 interface Peer {
   readonly socket: WebSocket;
   readonly tcp: Duplex;
 }
 
+/** A plain `ws` server with its clients connected, and the fan-out that sends them a run's events. */
+export interface PlainFanOut {
+  /** A published event (a sync listener): its JSON encoded once, then sent to every client. */
+  readonly send: (event: JournaledEvent) => void;
+  /** Flushes, closes every client and the server; resolves once the clients' process has exited. */
+  close(): Promise<void>;
+}
+
 /**
- * Replays the events to `clients` plain WebSocket clients (none: the replay's own cost, the ratio's
- * denominator); resolves with the wall milliseconds per codon.
+ * Starts a plain `ws` server on loopback and `clients` plain clients in another process (`self`, mode
+ * `raw-clients`); resolves once every client is connected.
  */
-export async function transportFloor(args: FloorArgs): Promise<number> {
+export async function startPlainFanOut(args: {
+  readonly clients: number;
+  readonly batchEvents: boolean;
+  readonly self: string;
+}): Promise<PlainFanOut> {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const peers: Peer[] = [];
   server.on("connection", (socket, request) => peers.push({ socket, tcp: request.socket }));
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
-  const clients =
-    args.clients > 0
-      ? await startClientsProcess(args.self, "raw-clients", {
-          url: `ws://127.0.0.1:${port}`,
-          count: args.clients,
-        })
-      : undefined;
+  const clients = await startClientsProcess(args.self, "raw-clients", {
+    url: `ws://127.0.0.1:${port}`,
+    count: args.clients,
+  });
   while (peers.length < args.clients) await new Promise((resolve) => setTimeout(resolve, 5));
   const fanOut = createFanOut(peers, args.batchEvents);
-  const codons = codonsOf(args.events);
-  const start = performance.now();
-  for (const events of codons) {
-    spinCpu(args.codonCpuMs);
-    for (const bytes of events) fanOut.send(bytes);
-    // A run yields to the event loop between codons; so does the replay, or nothing would be written.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  const perCodon = (performance.now() - start) / Math.max(1, codons.length);
-  fanOut.flush();
-  for (const peer of peers) peer.socket.close();
-  await clients?.exited;
-  await new Promise((resolve) => server.close(resolve));
-  return perCodon;
-}
-
-/** The events' bytes as the server sends them, grouped by codon (each group ends at a `codon.completed`). */
-function codonsOf(events: readonly JournaledEvent[]): Buffer[][] {
-  const serialize = createEventSerializer();
-  const codons: Buffer[][] = [[]];
-  for (const event of events) {
-    codons.at(-1)?.push(serialize(event));
-    if (event.type === "codon.completed") codons.push([]);
-  }
-  return codons.filter((codon) => codon.length > 0);
+  return {
+    send: (event) => fanOut.send(Buffer.from(writtenJsonOf(event) ?? JSON.stringify(event), "utf8")),
+    async close() {
+      fanOut.flush();
+      for (const peer of peers) peer.socket.close();
+      await clients.exited;
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /** Sends to every peer with the server's corking: at most one write per peer per flush interval. */
@@ -118,16 +100,6 @@ function createFanOut(peers: readonly Peer[], batchEvents: boolean) {
     },
     flush,
   };
-}
-
-/** Spins until the process has used `ms` more of CPU time: stands for a codon's work on the main thread. */
-function spinCpu(ms: number): void {
-  const start = process.cpuUsage();
-  const budgetUs = ms * 1000;
-  for (;;) {
-    const used = process.cpuUsage(start);
-    if (used.user + used.system >= budgetUs) return;
-  }
 }
 
 /** The clients' process: plain `ws` clients that parse every frame; exits once all are closed. */

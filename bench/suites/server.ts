@@ -24,12 +24,20 @@ import { startClientsProcess } from "../lib/clients-process.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { percentile } from "../lib/stats.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
-import { rawClientsMain, transportFloor } from "./server-floor.ts";
+import { rawClientsMain, startPlainFanOut } from "./server-floor.ts";
 
 const BENCH = "server";
 const CLIENTS = 10;
 const SELF = fileURLToPath(import.meta.url);
-type Config = "no-server" | "server" | "clients" | "batched-clients" | "floor";
+type Config = "no-server" | "server" | "clients" | "batched-clients" | "floor" | "batched-floor";
+const CONFIGS: readonly Config[] = [
+  "no-server",
+  "server",
+  "clients",
+  "batched-clients",
+  "floor",
+  "batched-floor",
+];
 
 interface CaseResult {
   readonly codons: number;
@@ -43,8 +51,6 @@ interface CaseResult {
     readonly samples: number;
     readonly events: number;
   };
-  /** `floor` only: the replay's wall per codon with 10 clients over that without (see `server-floor.ts`). */
-  readonly floor?: { readonly perEvent: number; readonly batched: number };
 }
 
 export const serverSuite: Suite = {
@@ -59,9 +65,10 @@ export const serverSuite: Suite = {
       clients: [],
       "batched-clients": [],
       floor: [],
+      "batched-floor": [],
     };
     for (let round = 0; round < repeat; round++) {
-      for (const config of ["no-server", "server", "clients", "batched-clients", "floor"] as const) {
+      for (const config of CONFIGS) {
         context.log(`  ${config}, ${iterations} iterations (${round + 1}/${repeat})`);
         runs[config].push(await runChild(context, "case", { config, iterations }));
       }
@@ -85,7 +92,6 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
   const latenciesOf = (config: Config) =>
     runs[config].flatMap((run) => (run.latency === undefined ? [] : [run.latency]));
   const latencies = latenciesOf("clients");
-  const floors = runs.floor.flatMap((run) => (run.floor === undefined ? [] : [run.floor]));
   const batched = latenciesOf("batched-clients");
   return [
     figure(
@@ -107,10 +113,7 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
         ),
         target: atMost(0.1),
       },
-      aboveFloor(
-        ratio(wall),
-        floors.map((floor) => floor.perEvent),
-      ),
+      aboveFloor(ratio(wall), ratio(wall, "floor")),
     ),
     figure(
       spec(
@@ -129,22 +132,19 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
         ...spec("overhead/10-batched-clients-above-floor", "x", "the same, batched, less the batched floor"),
         target: atMost(0.1),
       },
-      aboveFloor(
-        ratio(wall, "batched-clients"),
-        floors.map((floor) => floor.batched),
-      ),
+      aboveFloor(ratio(wall, "batched-clients"), ratio(wall, "batched-floor")),
     ),
     figure(
       spec(
         "floor/10-clients-vs-no-server",
         "x",
-        "plain ws sending the run's frames to 10 clients around busy codons as long as the run's",
+        "the same run, its events sent to 10 clients through plain ws instead of our server",
       ),
-      floors.map((floor) => floor.perEvent),
+      ratio(wall, "floor"),
     ),
     figure(
       spec("floor/10-batched-clients-vs-no-server", "x", "the same with one event.batch frame per write"),
-      floors.map((floor) => floor.batched),
+      ratio(wall, "batched-floor"),
     ),
     figure(
       spec("cpu-per-codon/no-server", "ms/codon", "CPU time of the run's process"),
@@ -256,7 +256,9 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
       await runExecution({ ...options, listeners: [(event) => times.listener(event)] });
       return times.result();
     }
-    if (args.config === "floor") return await floorCase(options, times);
+    if (args.config === "floor" || args.config === "batched-floor") {
+      return await floorCase(options, times, args.config === "batched-floor");
+    }
     const host = new LiveExecution({ execution: options, stayOpen: false });
     host.events.subscribe(times.listener);
     const access = setUpAccess({});
@@ -279,25 +281,24 @@ async function benchCase(args: { config: Config; iterations: number }): Promise<
   }
 }
 
-/** A run without a server, then its events replayed to plain `ws` clients around codons as costly as its. */
-async function floorCase(options: ExecutionOptions, times: ReturnType<typeof timing>): Promise<CaseResult> {
-  const events: JournaledEvent[] = [];
+/** The same run with its events sent to 10 plain `ws` clients by a listener instead of our server. */
+async function floorCase(
+  options: ExecutionOptions,
+  times: ReturnType<typeof timing>,
+  batchEvents: boolean,
+): Promise<CaseResult> {
+  const fanOut = await startPlainFanOut({ clients: CLIENTS, batchEvents, self: SELF });
   await runExecution({
     ...options,
     listeners: [
       (event) => {
         times.listener(event);
-        events.push(event);
+        fanOut.send(event);
       },
     ],
   });
-  const run = times.result();
-  const replay = (clients: number, batchEvents: boolean): Promise<number> =>
-    transportFloor({ events, codonCpuMs: run.cpuPerCodonMs, clients, batchEvents, self: SELF });
-  const alone = await replay(0, false);
-  const perEvent = (await replay(CLIENTS, false)) / alone;
-  const batched = (await replay(CLIENTS, true)) / alone;
-  return { ...run, floor: { perEvent, batched } };
+  await fanOut.close();
+  return times.result();
 }
 
 /** Starts the clients' process; resolves once all are connected, with a promise of their receipts. */

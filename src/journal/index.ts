@@ -87,3 +87,4 @@ export {
   writeSnapshot,
 } from "./state-snapshot.ts";
 export { createUnkeptEventStore, type UnkeptEventStore } from "./unkept-event-store.ts";
+export { writtenJsonOf } from "./written-json.ts";

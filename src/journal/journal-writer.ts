@@ -21,6 +21,7 @@ import { parseRecord } from "./parse-record.ts";
 import { chainedLine, lineHash } from "./record-chain.ts";
 import { scanLinesBackward, tornTailLength, withPath } from "./scan-lines.ts";
 import type { SecretMask } from "./secret-mask.ts";
+import { rememberWrittenJson } from "./written-json.ts";
 
 /**
  * When appended records reach the disk. Every mode survives a killed process (a record is in the file
@@ -206,9 +207,14 @@ export class JournalWriter {
     return data === draft.data ? draft : { ...draft, data };
   }
 
-  /** The record's line, linked to the line before it; the link moves on to this line. */
+  /**
+   * The record's line, linked to the line before it; the link moves on to this line. The event's JSON
+   * is kept for those who send the published event on (`writtenJsonOf`).
+   */
   #chain(event: EventOf<JournaledType>): string {
-    const line = chainedLine(JSON.stringify(event), this.#prev);
+    const json = JSON.stringify(event);
+    rememberWrittenJson(event, json);
+    const line = chainedLine(json, this.#prev);
     this.#prev = lineHash(line);
     return line;
   }

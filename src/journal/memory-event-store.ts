@@ -1,5 +1,6 @@
 import type { EventOf, JournaledEvent, JournaledType } from "../events/events.ts";
 import { type EnvelopeOptions, type EventDraft, envelopeOf } from "./envelope.ts";
+import { rememberWrittenJson } from "./written-json.ts";
 
 export interface MemoryEventStoreOptions extends EnvelopeOptions {
   /** Events of an earlier store, oldest first, seq strictly increasing: `seq` continues after the last. */
@@ -61,9 +62,16 @@ export class MemoryEventStore {
     return this.#lines.slice(low).map((line) => JSON.parse(line) as JournaledEvent);
   }
 
-  /** Serializes every event before storing any, so a batch that cannot be written leaves no trace. */
+  /**
+   * Serializes every event before storing any, so a batch that cannot be written leaves no trace; each
+   * event's JSON is kept for those who send the published event on (`writtenJsonOf`).
+   */
   #keep(events: readonly JournaledEvent[]): void {
-    const lines = events.map((event) => JSON.stringify(event));
+    const lines = events.map((event) => {
+      const line = JSON.stringify(event);
+      rememberWrittenJson(event, line);
+      return line;
+    });
     for (const line of lines) this.#lines.push(line);
     for (const event of events) this.#seqs.push(event.seq);
   }

@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { RawData, WebSocket } from "ws";
-import type { JournaledEvent, Subscription } from "../journal/index.ts";
+import type { JournaledEvent } from "../journal/index.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { ClientFeed } from "./client-feed.ts";
@@ -12,12 +12,14 @@ import {
   handshakeFrame,
   historyBatchFrames,
   historyPageFrame,
+  type PreparedEvent,
   type UnjournaledType,
   unjournaledFrame,
 } from "./frames.ts";
 import { type HistoryPages, PAGE_EVENTS } from "./history-pages.ts";
 import { handshakeHistory, streamJournal } from "./journal-history.ts";
 import type { LiveExecution, Notice } from "./live-execution.ts";
+import type { LiveFanOut } from "./live-fan-out.ts";
 import { type ClientMode, type CommandMessage, type HandshakeMessage, MESSAGES } from "./protocol.ts";
 import { readClientMessage } from "./read-client-message.ts";
 import { SocketWriter } from "./socket-writer.ts";
@@ -27,9 +29,10 @@ import type { WireFrame } from "./wire-frame.ts";
 export interface ConnectionContext {
   readonly host: LiveExecution;
   readonly frames: FrameSource;
-  readonly serialize: (event: JournaledEvent) => Buffer;
-  /** Each event's WebSocket frame, built once for every client (`createEventFramer`). */
-  readonly frame: (event: JournaledEvent) => WireFrame;
+  /** Each event's JSON and WebSocket frame, built once for every client (`createEventPreparer`). */
+  readonly prepare: (event: JournaledEvent) => PreparedEvent;
+  /** The one bus subscription that hands live events to every client's feed. */
+  readonly fanOut: LiveFanOut;
   /** `event.batch` frames, shared by the clients that flush the same events (`sharedBatchFrames`). */
   readonly batchFrame: (events: readonly Buffer[]) => WireFrame;
   /** History paging for every connection of this execution. */
@@ -60,7 +63,6 @@ export class ClientConnection {
   readonly #context: ConnectionContext;
   #mode: ClientMode | undefined;
   #handshake: Promise<void> | undefined;
-  #subscription: Subscription | undefined;
   #feed: ClientFeed | undefined;
   #releaseWriter: (() => void) | undefined;
   #closed = false;
@@ -172,21 +174,22 @@ export class ClientConnection {
     this.#setMode(mode);
     if (handshake.data.batchEvents === true) this.#writer.batchEvents(this.#context.batchFrame);
     void this.#writer.send(handshakeFrame({ clientId: this.clientId, mode, ...history }));
-    // After the response: a catch-up from `fromSeq` is delivered inline, before `subscribe` returns.
-    if (this.#subscription === undefined) {
+    // After the response: a catch-up from the journal is delivered inline, before `add` returns.
+    if (this.#feed === undefined) {
+      const { prepare, fanOut } = this.#context;
       const feed = new ClientFeed(
         {
-          send: (event) => this.#writer.sendEvent(this.#context.serialize(event), this.#context.frame(event)),
+          send: (event) => {
+            const prepared = prepare(event);
+            return this.#writer.sendEvent(prepared.json, prepared.frame);
+          },
           readSince: (afterSeq) => host.events.readSince(afterSeq),
         },
         this.#context.maxQueue,
         journal === undefined ? 0 : history.totalEvents,
       );
       this.#feed = feed;
-      this.#subscription = host.events.subscribe((event) => feed.offer(event), {
-        ...(journal !== undefined && { fromSeq: history.totalEvents }),
-        name: `client ${this.clientId}`,
-      });
+      fanOut.add(feed, journal === undefined ? undefined : history.totalEvents);
     }
     if (host.layout !== undefined) this.#sendReady(host.layout);
     else void host.opened().then((layout) => this.#sendReady(layout));
@@ -280,10 +283,10 @@ export class ClientConnection {
    * them, serialized once (as live events are), the view as JSON.
    */
   async #pageHistory(beforeSeq: number | undefined, limit: number | undefined): Promise<void> {
-    const { pages, frames, serialize } = this.#context;
+    const { pages, frames, prepare } = this.#context;
     const page =
       beforeSeq === undefined ? await pages.newest() : pages.before(beforeSeq, limit ?? PAGE_EVENTS);
-    await this.#writer.send(historyPageFrame(frames, page, serialize));
+    await this.#writer.send(historyPageFrame(frames, page, (event) => prepare(event).json));
   }
 
   #reply(type: UnjournaledType, data: unknown): void {
@@ -294,7 +297,7 @@ export class ClientConnection {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#idleTimer !== undefined) this.#context.host.clock.clearTimeout(this.#idleTimer);
-    this.#subscription?.unsubscribe();
+    if (this.#feed !== undefined) this.#context.fanOut.remove(this.#feed);
     this.#feed?.stop();
     this.#releaseWriter?.();
     this.#context.onClosed(this);

@@ -1,8 +1,8 @@
 import { RECORD_VERSION } from "../events/index.ts";
-import type { DataOf, JournaledEvent } from "../journal/index.ts";
+import { type DataOf, type JournaledEvent, writtenJsonOf } from "../journal/index.ts";
 import type { HistoryPage } from "./history-pages.ts";
 import type { ClientMode } from "./protocol.ts";
-import { textFrame, type WireFrame } from "./wire-frame.ts";
+import { payloadOf, textFrame, textFrameOf, type WireFrame } from "./wire-frame.ts";
 
 const COMMA = Buffer.from(",");
 
@@ -145,33 +145,35 @@ export function errorData(
   return { message, fatal: false, ...extra };
 }
 
-/**
- * Journaled events are serialized and UTF-8 encoded once however many clients receive them: the bus
- * hands every subscriber the same object, so a weak cache keyed by it is enough.
- */
-export function createEventSerializer(): (event: JournaledEvent) => Buffer {
-  const cache = new WeakMap<JournaledEvent, Buffer>();
-  return (event) => {
-    let bytes = cache.get(event);
-    if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(event), "utf8");
-      cache.set(event, bytes);
-    }
-    return bytes;
-  };
+/** One journaled event as every client receives it, built once however many clients do. */
+export interface PreparedEvent {
+  /** The event's WebSocket text frame: header and JSON, contiguous. */
+  readonly frame: WireFrame;
+  /** The event's JSON bytes, as the journal holds them: the frame's payload (a view, no copy). */
+  readonly json: Buffer;
 }
 
-/** The WebSocket frame of each event, built once from its serialized bytes for every client. */
-export function createEventFramer(
-  serialize: (event: JournaledEvent) => Buffer,
-): (event: JournaledEvent) => WireFrame {
-  const cache = new WeakMap<JournaledEvent, WireFrame>();
+/**
+ * Each journaled event's JSON and frame, encoded once for every client. The JSON is the text the
+ * journal writer already produced for the same object (`writtenJsonOf`), so a published event is
+ * serialized once in all; an event read back from the journal is serialized here. The bus hands every
+ * subscriber the same object, so a weak cache keyed by it is enough, and the event just prepared is
+ * kept at hand: clients ask for it one after another.
+ */
+export function createEventPreparer(): (event: JournaledEvent) => PreparedEvent {
+  const cache = new WeakMap<JournaledEvent, PreparedEvent>();
+  let lastEvent: JournaledEvent | undefined;
+  let lastPrepared: PreparedEvent | undefined;
   return (event) => {
-    let frame = cache.get(event);
-    if (frame === undefined) {
-      frame = textFrame(serialize(event));
-      cache.set(event, frame);
+    if (event === lastEvent && lastPrepared !== undefined) return lastPrepared;
+    let prepared = cache.get(event);
+    if (prepared === undefined) {
+      const frame = textFrameOf(writtenJsonOf(event) ?? JSON.stringify(event));
+      prepared = { frame, json: payloadOf(frame) };
+      cache.set(event, prepared);
     }
-    return frame;
+    lastEvent = event;
+    lastPrepared = prepared;
+    return prepared;
   };
 }

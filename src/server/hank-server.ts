@@ -4,9 +4,10 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { type AccessPolicy, checkUpgrade, isLoopbackHost } from "./access.ts";
 import { ClientConnection, type ConnectionContext } from "./client-connection.ts";
-import { createEventFramer, createEventSerializer, sharedBatchFrames } from "./frames.ts";
+import { createEventPreparer, sharedBatchFrames } from "./frames.ts";
 import { HistoryPages } from "./history-pages.ts";
 import type { LiveExecution } from "./live-execution.ts";
+import { LiveFanOut } from "./live-fan-out.ts";
 import { RunMetrics } from "./run-metrics.ts";
 import { HIGH_WATER_BYTES } from "./socket-writer.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "./web-assets.ts";
@@ -62,12 +63,11 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
   let boundPort = 0;
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_LIMIT_BYTES });
   const frames = { now: () => execution.clock.now(), newId: randomUUID };
-  const serialize = createEventSerializer();
   const context: ConnectionContext = {
     host: execution,
     frames,
-    serialize,
-    frame: createEventFramer(serialize),
+    prepare: createEventPreparer(),
+    fanOut: new LiveFanOut(execution.events),
     batchFrame: sharedBatchFrames(frames),
     pages: new HistoryPages({ journalPath: () => execution.layout?.eventsPath, bus: execution.events }),
     serverVersion: options.serverVersion,
@@ -123,7 +123,7 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     close() {
       metricsFeed.unsubscribe();
       context.pages.stop();
-      closing ??= closeAll(execution, clients, wss, http, stopNotices);
+      closing ??= closeAll(execution, clients, wss, http, stopNotices).then(() => context.fanOut.stop());
       return closing;
     },
   };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import { describe, it } from "node:test";
-import { payloadOf, textFrame } from "./wire-frame.ts";
+import { payloadOf, textFrame, textFrameOf } from "./wire-frame.ts";
 
 /** ws's frame parser, which its types do not declare: what a client runs on the bytes it receives. */
 type FrameParser = EventEmitter & { write(bytes: Buffer): void };
@@ -27,6 +27,11 @@ describe("textFrame", () => {
       const frame = textFrame(payload);
       assert.deepEqual(payloadOf(frame), payload);
       assert.deepEqual(await received(frame.bytes), { text: payload.toString(), isBinary: false });
+    });
+
+    it(`frames ${length} bytes of text given as a string exactly as it frames their UTF-8 bytes`, () => {
+      const text = "é".repeat(Math.floor(length / 2)) + "x".repeat(length % 2);
+      assert.deepEqual(textFrameOf(text), textFrame(Buffer.from(text, "utf8")));
     });
   }
 });

@@ -13,7 +13,20 @@ export interface WireFrame {
 const FIN_TEXT = 0x81;
 
 export function textFrame(payload: Buffer): WireFrame {
-  const length = payload.length;
+  const frame = allocateFrame(payload.length);
+  payload.copy(frame.bytes, frame.headerLength);
+  return frame;
+}
+
+/** The text frame of `text`, encoded as UTF-8 straight into the frame's buffer (one allocation). */
+export function textFrameOf(text: string): WireFrame {
+  const frame = allocateFrame(Buffer.byteLength(text, "utf8"));
+  frame.bytes.write(text, frame.headerLength, "utf8");
+  return frame;
+}
+
+/** A frame's buffer with its header written and room for a payload of `length` bytes after it. */
+function allocateFrame(length: number): WireFrame {
   const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
   const bytes = Buffer.allocUnsafe(headerLength + length);
   bytes[0] = FIN_TEXT;
@@ -26,7 +39,6 @@ export function textFrame(payload: Buffer): WireFrame {
     bytes.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
     bytes.writeUInt32BE(length >>> 0, 6);
   }
-  payload.copy(bytes, headerLength);
   return { bytes, headerLength };
 }
 

@@ -72,6 +72,9 @@ describe("steering a running run at its codon boundaries", () => {
         "applied start: Starting codon d",
         "refused skip: Unknown codon: nope",
       ]);
+      // Each client's socket is flushed on its own clock: the refusal, sent before the run's end, is in
+      // once the reader has the end too.
+      await reader.waitForEvent("state.transition", runEnded);
       assert.equal(reader.unjournaled("error").length, 2, "the run's refusal reaches every client");
     } finally {
       await served.remove();
