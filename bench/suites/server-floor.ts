@@ -6,8 +6,8 @@
  * The floor is the same run as the other cases (`runExecution`, same hank, same journal), with a sync
  * listener in place of our server: each published event's JSON (the text the journal writer already
  * produced) is encoded to UTF-8 once, then sent to every client through plain `ws` with the server's
- * corking (one write per client per `FLUSH_INTERVAL_MS`), one frame per event or one `event.batch`
- * frame per write. The clients run in another process and parse every frame, as ours do.
+ * corking (the server's `WriteClock`: one write per client per 8 ms), one frame per event or one `event.batch`
+ * frame per write. The clients are the measured cases' own, in another process.
  *
  * Until issue 32's thirteenth round the floor replayed a finished run's events around CPU spins as
  * long as its codons. A spin does no I/O, so it missed what the clients' process does to a real run on
@@ -15,13 +15,17 @@
  * Profiles showed our server's CPU overhead at the replay floor's while its wall overhead was twice
  * that: the replay left the machine's sharing to our server's account.
  */
-import { performance } from "node:perf_hooks";
 import type { Duplex } from "node:stream";
-import { WebSocket, WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import { type JournaledEvent, writtenJsonOf } from "../../src/journal/index.ts";
-import { eventBatchFrames } from "../../src/server/frames.ts";
-import { FLUSH_INTERVAL_MS } from "../../src/server/socket-writer.ts";
+import { eventBatchParts } from "../../src/server/frames.ts";
+import { WriteClock } from "../../src/server/write-clock.ts";
 import { startClientsProcess } from "../lib/clients-process.ts";
+
+const HANDSHAKE_RESPONSE = JSON.stringify({
+  type: "handshake.response",
+  data: { clientId: "floor", mode: "readonly", eventHistory: [], totalEvents: 0 },
+});
 
 interface Peer {
   readonly socket: WebSocket;
@@ -37,8 +41,10 @@ export interface PlainFanOut {
 }
 
 /**
- * Starts a plain `ws` server on loopback and `clients` plain clients in another process (`self`, mode
- * `raw-clients`); resolves once every client is connected.
+ * Starts a plain `ws` server on loopback and `clients` clients in another process (`self`, mode
+ * `clients`: the very clients the measured cases run, so both sides of the comparison parse and record
+ * the same); resolves once every client is connected. The server's one word of protocol is the
+ * answer to each client's handshake, which those clients wait for.
  */
 export async function startPlainFanOut(args: {
   readonly clients: number;
@@ -48,12 +54,16 @@ export async function startPlainFanOut(args: {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const peers: Peer[] = [];
-  server.on("connection", (socket, request) => peers.push({ socket, tcp: request.socket }));
+  server.on("connection", (socket, request) => {
+    peers.push({ socket, tcp: request.socket });
+    socket.once("message", () => socket.send(HANDSHAKE_RESPONSE));
+  });
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
-  const clients = await startClientsProcess(args.self, "raw-clients", {
+  const clients = await startClientsProcess(args.self, "clients", {
     url: `ws://127.0.0.1:${port}`,
     count: args.clients,
+    batchEvents: args.batchEvents,
   });
   while (peers.length < args.clients) await new Promise((resolve) => setTimeout(resolve, 5));
   const fanOut = createFanOut(peers, args.batchEvents);
@@ -70,27 +80,24 @@ export async function startPlainFanOut(args: {
 
 /** Sends to every peer with the server's corking: at most one write per peer per flush interval. */
 function createFanOut(peers: readonly Peer[], batchEvents: boolean) {
-  const batchFrame = eventBatchFrames({ now: Date.now, newId: () => "floor" });
+  const batchParts = eventBatchParts({ now: Date.now, newId: () => "floor" });
+  const clock = new WriteClock();
   let pending: Buffer[] = [];
   let corked = false;
-  let lastFlush = Number.NEGATIVE_INFINITY;
   const flush = (): void => {
     if (pending.length > 0) {
-      const frame = batchFrame(pending);
+      const frame = Buffer.concat(batchParts(pending));
       pending = [];
       for (const peer of peers) peer.socket.send(frame, { binary: false });
     }
     corked = false;
-    lastFlush = performance.now();
     for (const peer of peers) peer.tcp.uncork();
   };
   const cork = (): void => {
     if (corked) return;
     corked = true;
     for (const peer of peers) peer.tcp.cork();
-    const wait = lastFlush + FLUSH_INTERVAL_MS - performance.now();
-    if (wait <= 0) process.nextTick(flush);
-    else setTimeout(flush, wait);
+    clock.request(flush);
   };
   return {
     send(bytes: Buffer): void {
@@ -100,22 +107,4 @@ function createFanOut(peers: readonly Peer[], batchEvents: boolean) {
     },
     flush,
   };
-}
-
-/** The clients' process: plain `ws` clients that parse every frame; exits once all are closed. */
-export async function rawClientsMain(args: { url: string; count: number }): Promise<void> {
-  const sockets = await Promise.all(
-    Array.from(
-      { length: args.count },
-      () =>
-        new Promise<WebSocket>((resolve, reject) => {
-          const socket = new WebSocket(args.url);
-          socket.on("message", (data) => JSON.parse(String(data)));
-          socket.once("open", () => resolve(socket));
-          socket.once("error", reject);
-        }),
-    ),
-  );
-  process.stdout.write("ready\n");
-  await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.once("close", resolve))));
 }

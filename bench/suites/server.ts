@@ -24,7 +24,7 @@ import { startClientsProcess } from "../lib/clients-process.ts";
 import { atMost, type FigureLine, figure } from "../lib/figure.ts";
 import { percentile } from "../lib/stats.ts";
 import type { Suite, SuiteContext } from "../lib/suite.ts";
-import { rawClientsMain, startPlainFanOut } from "./server-floor.ts";
+import { startPlainFanOut } from "./server-floor.ts";
 
 const BENCH = "server";
 const CLIENTS = 10;
@@ -155,6 +155,18 @@ function figures(runs: Record<Config, CaseResult[]>): FigureLine[] {
       of("clients", cpu),
     ),
     figure(spec("cpu-overhead/10-clients-vs-no-server", "x"), ratio(cpu)),
+    figure(
+      spec(
+        "cpu-overhead/10-clients-above-floor",
+        "x",
+        "the same in CPU time less the floor's: what a loaded machine stretches least",
+      ),
+      aboveFloor(ratio(cpu), ratio(cpu, "floor")),
+    ),
+    figure(
+      spec("cpu-overhead/10-batched-clients-above-floor", "x"),
+      aboveFloor(ratio(cpu, "batched-clients"), ratio(cpu, "batched-floor")),
+    ),
     figure(
       spec("latency/median", "ms", "journal append to a client's message handler, every event of the loop"),
       latencies.map((l) => l.median),
@@ -349,6 +361,5 @@ const [mode, json] = process.argv.slice(2);
 if (process.argv[1] === SELF && mode !== undefined) {
   const args = JSON.parse(json ?? "{}");
   if (mode === "clients") await clientsMain(args);
-  else if (mode === "raw-clients") await rawClientsMain(args);
   else process.stdout.write(`${JSON.stringify(await benchCase(args))}\n`);
 }

@@ -24,6 +24,7 @@ import { type ClientMode, type CommandMessage, type HandshakeMessage, MESSAGES }
 import { readClientMessage } from "./read-client-message.ts";
 import { SocketWriter } from "./socket-writer.ts";
 import type { WireFrame } from "./wire-frame.ts";
+import type { WriteClock } from "./write-clock.ts";
 
 /** What every connection shares with the server. */
 export interface ConnectionContext {
@@ -35,6 +36,8 @@ export interface ConnectionContext {
   readonly fanOut: LiveFanOut;
   /** `event.batch` frames, shared by the clients that flush the same events (`sharedBatchFrames`). */
   readonly batchFrame: (events: readonly Buffer[]) => WireFrame;
+  /** When the clients' corked sockets are written: one flush for all of them. */
+  readonly writeClock: WriteClock;
   /** History paging for every connection of this execution. */
   readonly pages: HistoryPages;
   readonly serverVersion: string;
@@ -73,7 +76,7 @@ export class ClientConnection {
   constructor(socket: WebSocket, tcp: Duplex, clientId: string, context: ConnectionContext) {
     this.clientId = clientId;
     this.#socket = socket;
-    this.#writer = new SocketWriter(socket, tcp, context.bufferBytes);
+    this.#writer = new SocketWriter(socket, tcp, context.bufferBytes, context.writeClock);
     this.#context = context;
     socket.on("message", (data, isBinary) => this.#onMessage(data, isBinary));
     socket.on("close", () => this.#onClose());

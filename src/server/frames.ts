@@ -2,7 +2,7 @@ import { RECORD_VERSION } from "../events/index.ts";
 import { type DataOf, type JournaledEvent, writtenJsonOf } from "../journal/index.ts";
 import type { HistoryPage } from "./history-pages.ts";
 import type { ClientMode } from "./protocol.ts";
-import { payloadOf, textFrame, textFrameOf, type WireFrame } from "./wire-frame.ts";
+import { payloadOf, textFrameOf, textFrameOfParts, type WireFrame } from "./wire-frame.ts";
 
 const COMMA = Buffer.from(",");
 
@@ -75,10 +75,10 @@ export function historyBatchFrames(
 }
 
 /**
- * Builds `event.batch` frames around events already serialized (the bytes every client shares), so a
- * batch costs one copy of its events and no JSON work.
+ * Builds `event.batch` messages around events already serialized (the bytes every client shares), as
+ * the parts to write one after another, so a batch costs one copy of its events and no JSON work.
  */
-export function eventBatchFrames(source: FrameSource): (events: readonly Buffer[]) => Buffer {
+export function eventBatchParts(source: FrameSource): (events: readonly Buffer[]) => Buffer[] {
   const suffix = Buffer.from("]}}");
   return (events) => {
     const prefix = `{"v":${RECORD_VERSION},"id":"${source.newId()}","timestamp":"${new Date(source.now()).toISOString()}","type":"event.batch","data":{"events":[`;
@@ -88,23 +88,24 @@ export function eventBatchFrames(source: FrameSource): (events: readonly Buffer[
       parts.push(event);
     });
     parts.push(suffix);
-    return Buffer.concat(parts);
+    return parts;
   };
 }
 
 /**
  * `event.batch` WebSocket frames shared by the clients of one server: clients that keep up flush the
- * same events at the same moment, so the frame built for the first is written as it is to the others
- * (one id for all of them: a frame's id names the message, whoever receives it).
+ * same events at the same moment (they share one `WriteClock`), so the frame built for the first is
+ * written as it is to the others (one id for all of them: a frame's id names the message, whoever
+ * receives it).
  */
 export function sharedBatchFrames(source: FrameSource): (events: readonly Buffer[]) => WireFrame {
-  const build = eventBatchFrames(source);
+  const build = eventBatchParts(source);
   let lastEvents: readonly Buffer[] = [];
   let lastFrame: WireFrame | undefined;
   return (events) => {
     if (lastFrame !== undefined && sameBuffers(events, lastEvents)) return lastFrame;
     lastEvents = [...events];
-    lastFrame = textFrame(build(events));
+    lastFrame = textFrameOfParts(build(events));
     return lastFrame;
   };
 }

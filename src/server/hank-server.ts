@@ -11,6 +11,7 @@ import { LiveFanOut } from "./live-fan-out.ts";
 import { RunMetrics } from "./run-metrics.ts";
 import { HIGH_WATER_BYTES } from "./socket-writer.ts";
 import { defaultWebAssetsDir, serveWebAsset } from "./web-assets.ts";
+import { WriteClock } from "./write-clock.ts";
 
 /** Live events a client may have waiting before it is resynchronised from the journal. */
 export const DEFAULT_CLIENT_QUEUE = 5_000;
@@ -68,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<HankServer> {
     frames,
     prepare: createEventPreparer(),
     fanOut: new LiveFanOut(execution.events),
+    writeClock: new WriteClock(),
     batchFrame: sharedBatchFrames(frames),
     pages: new HistoryPages({ journalPath: () => execution.layout?.eventsPath, bus: execution.events }),
     serverVersion: options.serverVersion,

@@ -1,18 +1,10 @@
 import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { payloadOf, type WireFrame } from "./wire-frame.ts";
+import { WriteClock } from "./write-clock.ts";
 
 /** Bytes a client's socket may hold unsent before the writer waits for it to drain. */
 export const HIGH_WATER_BYTES = 1024 * 1024;
-/**
- * The least time between two writes to one client's socket. A frame that follows the last write by
- * more leaves at once; one sent sooner waits for the rest of this interval, with every frame sent
- * meanwhile. On loopback a write costs tens of microseconds (the receiver's TCP work runs in the
- * sender's system call), so a burst of short codons would otherwise spend more on writes per client
- * than on the codons. A person or a script does not notice 8 ms.
- */
-export const FLUSH_INTERVAL_MS = 8;
-
 /**
  * Sends text frames to one client. `send` returns nothing while the socket keeps up; once more than
  * `HIGH_WATER_BYTES` wait to be written, it returns a promise that settles when this frame has been
@@ -20,29 +12,27 @@ export const FLUSH_INTERVAL_MS = 8;
  * event queue, a history stream) slows down to the client's pace instead of filling memory.
  *
  * Frames sent close together leave in one write: the connection's TCP socket is corked at the first
- * frame and uncorked once the burst's synchronous work and microtasks are done, or, when the last
- * write was less than `FLUSH_INTERVAL_MS` ago, once that interval has passed. A busy run pays at most
- * one system call per client per interval instead of one per frame; a quiet one sends each event at
- * once.
+ * frame and uncorked at the next flush of its `WriteClock` (shared by a server's clients): once the
+ * burst's synchronous work and microtasks are done, or, when the last flush was less than
+ * `FLUSH_INTERVAL_MS` ago, once that interval has passed. A busy run pays at most one system call per
+ * client per interval instead of one per frame; a quiet one sends each event at once.
  */
 export class SocketWriter {
   readonly #socket: WebSocket;
   readonly #tcp: Duplex | undefined;
   readonly #highWater: number;
-  readonly #interval: number;
+  readonly #clock: WriteClock;
   #corked = false;
-  /** When the socket was last uncorked (monotonic milliseconds). */
-  #lastFlush = Number.NEGATIVE_INFINITY;
   /** Set when the client takes its live events in batches: builds one frame from their bytes. */
   #batchFrame: ((events: readonly Buffer[]) => WireFrame) | undefined;
   #pendingEvents: Buffer[] = [];
   #pendingBytes = 0;
 
-  constructor(socket: WebSocket, tcp?: Duplex, highWater = HIGH_WATER_BYTES, interval = FLUSH_INTERVAL_MS) {
+  constructor(socket: WebSocket, tcp?: Duplex, highWater = HIGH_WATER_BYTES, clock = new WriteClock()) {
     this.#socket = socket;
     this.#tcp = tcp;
     this.#highWater = highWater;
-    this.#interval = interval;
+    this.#clock = clock;
   }
 
   get open(): boolean {
@@ -128,20 +118,17 @@ export class SocketWriter {
     });
   }
 
-  /** Holds the writes of this burst (or interval) back, and schedules the one flush that ends it. */
+  /** Holds the writes of this burst (or interval) back until the clock's next flush. */
   #cork(): void {
-    const tcp = this.#tcp;
     if (this.#corked) return;
     this.#corked = true;
-    tcp?.cork();
-    const flush = (): void => {
-      void this.#sendPendingEvents();
-      this.#corked = false;
-      this.#lastFlush = performance.now();
-      tcp?.uncork();
-    };
-    const wait = this.#lastFlush + this.#interval - performance.now();
-    if (wait <= 0) process.nextTick(flush);
-    else setTimeout(flush, wait);
+    this.#tcp?.cork();
+    this.#clock.request(this.#flush);
   }
+
+  readonly #flush = (): void => {
+    void this.#sendPendingEvents();
+    this.#corked = false;
+    this.#tcp?.uncork();
+  };
 }

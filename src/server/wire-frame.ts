@@ -13,8 +13,16 @@ export interface WireFrame {
 const FIN_TEXT = 0x81;
 
 export function textFrame(payload: Buffer): WireFrame {
-  const frame = allocateFrame(payload.length);
-  payload.copy(frame.bytes, frame.headerLength);
+  return textFrameOfParts([payload]);
+}
+
+/** The text frame of the parts' bytes one after another, copied once, straight into the frame. */
+export function textFrameOfParts(parts: readonly Buffer[]): WireFrame {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const frame = allocateFrame(length);
+  let at = frame.headerLength;
+  for (const part of parts) at += part.copy(frame.bytes, at);
   return frame;
 }
 
