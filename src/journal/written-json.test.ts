@@ -35,6 +35,16 @@ describe("the JSON an event was journaled as", () => {
     }
   });
 
+  it("is kept for the latest events only: one written long ago is serialized again by whoever needs it", () => {
+    const store = new MemoryEventStore();
+    const first = store.append(info("first"));
+    const later = Array.from({ length: 100 }, (_, index) => store.append(info(`event ${index}`)));
+    assert.equal(writtenJsonOf(first), undefined);
+    const newest = later.at(-1);
+    assert.ok(newest !== undefined);
+    assert.equal(writtenJsonOf(newest), JSON.stringify(newest));
+  });
+
   it("is kept by the memory store too, for the events it stores", () => {
     const store = new MemoryEventStore();
     const events = [store.append(info("a")), ...store.appendAll([info("b"), info("c")])];

@@ -157,24 +157,18 @@ export interface PreparedEvent {
 /**
  * Each journaled event's JSON and frame, encoded once for every client. The JSON is the text the
  * journal writer already produced for the same object (`writtenJsonOf`), so a published event is
- * serialized once in all; an event read back from the journal is serialized here. The bus hands every
- * subscriber the same object, so a weak cache keyed by it is enough, and the event just prepared is
- * kept at hand: clients ask for it one after another.
+ * serialized once in all; an older one (a slow client's backlog, a history page) is serialized here.
+ * The fan-out hands every client the same object one after another, so the event just prepared is kept
+ * at hand; nothing older is (a weak cache of every event costs the garbage collector more than it saves).
  */
 export function createEventPreparer(): (event: JournaledEvent) => PreparedEvent {
-  const cache = new WeakMap<JournaledEvent, PreparedEvent>();
   let lastEvent: JournaledEvent | undefined;
   let lastPrepared: PreparedEvent | undefined;
   return (event) => {
     if (event === lastEvent && lastPrepared !== undefined) return lastPrepared;
-    let prepared = cache.get(event);
-    if (prepared === undefined) {
-      const frame = textFrameOf(writtenJsonOf(event) ?? JSON.stringify(event));
-      prepared = { frame, json: payloadOf(frame) };
-      cache.set(event, prepared);
-    }
+    const frame = textFrameOf(writtenJsonOf(event) ?? JSON.stringify(event));
     lastEvent = event;
-    lastPrepared = prepared;
-    return prepared;
+    lastPrepared = { frame, json: payloadOf(frame) };
+    return lastPrepared;
   };
 }
