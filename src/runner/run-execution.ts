@@ -5,10 +5,10 @@ import type { Checkpointer } from "../checkpoint/index.ts";
 import type { RunControl } from "../engine/index.ts";
 import type { RefusalCode } from "../events/refusals.ts";
 import type { HankFile } from "../hank/schema/index.ts";
-import { pathToolFinder } from "../hank/validate/requirements.ts";
 import type { EventBus } from "../journal/index.ts";
 import { startRunTracing } from "../observability/index.ts";
 import { systemClock } from "../util/clock.ts";
+import { onPath } from "../util/on-path.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import { outputDirProblem } from "../workspace/outputs/index.ts";
@@ -249,7 +249,7 @@ export function checkGit(): string | undefined {
 }
 
 function gitOnPath(): boolean {
-  if (process.platform !== "win32") return pathToolFinder(process.env)("git");
+  if (process.platform !== "win32") return onPath("git", process.env.PATH);
   try {
     execFileSync("git", ["--version"], { stdio: "ignore" });
     return true;
