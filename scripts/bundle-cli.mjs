@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Bundles the built CLI and its dependencies for the package's `bin` (dist/cli/hankweave.js):
+// Bundles the built CLI and its dependencies for the package's `bin` (dist/cli/hankweave.cjs):
 // - dist/cli/hankweave-cli-<hash>.cjs: the whole CLI (dist/cli/start-cli.js and what it imports) as
 //   one CommonJS script. The bin runs it through `vm.Script` with V8's code cache
 //   (src/cli/boot/cached-script.ts), which Node 20 offers for scripts only, not for ES modules:
 //   compiling the CLI's code was a large share of every start (bench/README.md, cold start). The
 //   modules a command imports dynamically stay lazy: esbuild wraps each in a function run on first
 //   import, so `--validate` evaluates neither the runner, the server nor the TUI.
-// - dist/cli/hankweave.js: the bin (src/cli/boot/bin.ts), a small ES module that loads the script.
+// - dist/cli/hankweave.cjs: the bin (src/cli/boot/bin.ts), a small CommonJS script that loads the script
+//   (and dist/cli/hankweave.js, its former path, which runs it).
 // - dist/cli/trace-worker.js: the tracing thread's entry (a worker loads a file of its own).
 // The library entry points stay unbundled in dist/.
 //
@@ -41,6 +42,9 @@ const VENDOR_PREFIX = "hankweave-vendor-";
 const REQUIRE_BANNER = {
   js: "import { createRequire as __hankweaveRequire } from 'node:module';\nconst require = __hankweaveRequire(import.meta.url);",
 };
+/** The bin's own URL, which its ES-module source reads as `import.meta.url`. */
+const BIN_URL = "__hankweaveBinUrl";
+const BIN_URL_BANNER = `const ${BIN_URL} = require("node:url").pathToFileURL(__filename).href;`;
 /** The script's file name starts so; the rest is its content hash. */
 const SCRIPT_PREFIX = "hankweave-cli-";
 /** The name the bin's wrapper gives its host object (src/cli/boot/bin.ts). */
@@ -89,14 +93,26 @@ const common = {
 
 const scriptName = await bundleScript();
 const vendored = Object.fromEntries((await Promise.all(VENDOR_GROUPS.map(bundleVendorGroup))).flat());
+// The bin is CommonJS (Node starts it without its ES-module loader); its `import.meta.url` is its own
+// file's URL, and the ES module it resolves specifiers with (dist/cli/boot/esm-resolve.js, tsc's output)
+// stays a module of its own.
 await build({
   ...common,
   entryPoints: { hankweave: resolve(outdir, "boot", "bin.js") },
-  format: "esm",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  external: ["./boot/esm-resolve.js"],
+  banner: { js: BIN_URL_BANNER },
   define: {
     HANKWEAVE_CLI_BUNDLE: JSON.stringify(scriptName),
     HANKWEAVE_VENDORED: JSON.stringify(vendored),
+    "import.meta.url": BIN_URL,
   },
+});
+// The bin's path before it became CommonJS, which links made then (`npm link`, npx's cache) still
+// name: it runs the bin (at an ES module's start-up cost).
+writeFileSync(resolve(outdir, "hankweave.js"), '#!/usr/bin/env node\nimport "./hankweave.cjs";\n', {
+  mode: 0o755,
 });
 // The tracing thread's entry (src/observability/trace-thread.ts) sits beside the script that starts it.
 await build({

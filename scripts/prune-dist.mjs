@@ -14,8 +14,9 @@ import ts from "typescript";
 const OUTPUT = /(\.d\.ts\.map|\.d\.ts|\.js\.map|\.js)$/;
 /** Written by scripts/bundle-cli.mjs and scripts/bundle-web.mjs, not by tsc: no source of their own. */
 const NOT_FROM_TSC = new Set([
+  "cli/hankweave.cjs",
   "cli/hankweave.js",
-  "cli/hankweave.js.map",
+  "cli/hankweave.cjs.map",
   "cli/trace-worker.js",
   "cli/trace-worker.js.map",
   "web/app.js",

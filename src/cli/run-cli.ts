@@ -122,7 +122,7 @@ async function validate(options: CliOptions, io: CliIo): Promise<number> {
   const located = await withLocalHank(options, io, true);
   if (located === undefined) return 1;
   try {
-    const outcome = runValidate(located, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
+    const outcome = await runValidate(located, { cwd: io.cwd, env: io.env, runtime: io.runtime, render });
     io.stdout.write(outcome.stdout);
     io.startupDone?.();
     return outcome.exitCode;

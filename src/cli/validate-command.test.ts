@@ -39,9 +39,9 @@ function writeHank(promptText: string, model = "scripted"): void {
 }
 
 describe("hankweave --validate", () => {
-  it("reports a scripted prompt the agent would refuse, with the codon's path and the line", () => {
+  it("reports a scripted prompt the agent would refuse, with the codon's path and the line", async () => {
     writeHank("Survey.\n@usage input=10\n@wirte notes.md x");
-    const result = runValidate(options({}), environment);
+    const result = await runValidate(options({}), environment);
     assert.equal(result.exitCode, 1);
     assert.match(result.stdout, /hank\[0\]\.promptText/);
     assert.match(result.stdout, /refuse line 2 of this prompt: @usage needs input=<n> and output=<n>/);
@@ -51,18 +51,18 @@ describe("hankweave --validate", () => {
     );
   });
 
-  it("checks the script when -m scripted makes a codon scripted", () => {
+  it("checks the script when -m scripted makes a codon scripted", async () => {
     writeHank("@usage input=10", "haiku");
-    assert.doesNotMatch(runValidate(options({}), environment).stdout, /would refuse/);
-    const overridden = runValidate(options({ model: "scripted" }), environment);
+    assert.doesNotMatch((await runValidate(options({}), environment)).stdout, /would refuse/);
+    const overridden = await runValidate(options({ model: "scripted" }), environment);
     assert.equal(overridden.exitCode, 1);
     assert.match(overridden.stdout, /would refuse line 1 of this prompt/);
   });
 
-  it("reports a data path that does not exist, as the user typed it", () => {
+  it("reports a data path that does not exist, as the user typed it", async () => {
     writeHank("hello");
-    assert.equal(runValidate(options({ dataPath: join(cwd, "data") }), environment).exitCode, 0);
-    const result = runValidate(options({ dataPath: join(cwd, "dtaa") }), environment);
+    assert.equal((await runValidate(options({ dataPath: join(cwd, "data") }), environment)).exitCode, 0);
+    const result = await runValidate(options({ dataPath: join(cwd, "dtaa") }), environment);
     assert.equal(result.exitCode, 1);
     assert.match(result.stdout, /The data source dtaa does not exist\./);
   });

@@ -1,7 +1,13 @@
 import { isAbsolute } from "node:path";
 import type { ValidationIssue } from "../hank/issues.ts";
 import { loadHankFile } from "../hank/load.ts";
-import { budgetTable, type ValidationReport, validateHank } from "../hank/validate/index.ts";
+import { budgetTable } from "../hank/validate/budget-table.ts";
+import { mayDeclareSentinels, NO_SENTINELS, validateHankWith } from "../hank/validate/validate-hank-with.ts";
+import type {
+  SentinelStage,
+  ValidationContext,
+  ValidationReport,
+} from "../hank/validate/validation-types.ts";
 import { harnessProblem, harnessPromptProblems } from "../harness/availability.ts";
 import type { CliOptions } from "./cli-options.ts";
 import { displayPath } from "./display-path.ts";
@@ -27,7 +33,10 @@ export interface CommandOutcome {
  * `--validate`: load, validate and report. Reads the hank and its referenced files; writes nothing,
  * creates no directory. Exit code 0 when the hank is valid (warnings allowed), 1 otherwise.
  */
-export function runValidate(options: CliOptions, environment: ValidateEnvironment): CommandOutcome {
+export async function runValidate(
+  options: CliOptions,
+  environment: ValidateEnvironment,
+): Promise<CommandOutcome> {
   const loaded = loadHankFile(options.hankPath, environment.cwd);
   if (!loaded.ok) {
     const shown = displayPath(options.hankPath, environment.cwd);
@@ -36,18 +45,8 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
     const stdout = renderLoadFailure(environment.runtime, shown, issue, environment.render);
     return { exitCode: 1, stdout };
   }
-  const report = validateHank(loaded.raw, {
-    hankPath: loaded.hankPath,
-    hankDir: loaded.hankDir,
-    env: environment.env,
-    harnessProblem,
-    promptProblems: harnessPromptProblems,
-    ...(options.model === undefined ? {} : { modelOverride: options.model }),
-    ...(options.dataPath !== undefined && {
-      dataPath: options.dataPath,
-      dataShown: displayPath(options.dataPath, environment.cwd),
-    }),
-  });
+  const context = validationContext(loaded, options, environment);
+  const report = validateHankWith(loaded.raw, context, await sentinelStage(loaded.raw));
   const shownPath = displayPath(loaded.hankPath, environment.cwd);
   if (options.json) {
     const issues = report.issues.map((issue) => withDisplayFile(issue, environment.cwd));
@@ -67,6 +66,34 @@ export function runValidate(options: CliOptions, environment: ValidateEnvironmen
     environment.render,
   );
   return { exitCode: report.ok ? 0 : 1, stdout };
+}
+
+function validationContext(
+  loaded: { readonly hankPath: string; readonly hankDir: string },
+  options: CliOptions,
+  environment: ValidateEnvironment,
+): ValidationContext {
+  return {
+    hankPath: loaded.hankPath,
+    hankDir: loaded.hankDir,
+    env: environment.env,
+    harnessProblem,
+    promptProblems: harnessPromptProblems,
+    ...(options.model === undefined ? {} : { modelOverride: options.model }),
+    ...(options.dataPath !== undefined && {
+      dataPath: options.dataPath,
+      dataShown: displayPath(options.dataPath, environment.cwd),
+    }),
+  };
+}
+
+/**
+ * The sentinel checks, imported only for a hank that may declare sentinels: they read the event
+ * catalogue, whose schemas would otherwise cost every `--validate` several milliseconds to build.
+ */
+async function sentinelStage(raw: unknown): Promise<SentinelStage> {
+  if (!mayDeclareSentinels(raw)) return NO_SENTINELS;
+  return (await import("../hank/validate/sentinel-checks.ts")).SENTINEL_STAGE;
 }
 
 /**

@@ -75,7 +75,8 @@ export async function openExecution(input: OpenExecutionInput): Promise<OpenedEx
     },
     baseDir,
     ...(target?.ok === true && { target: target.facts }),
-    existing: listExecutions(baseDir).executions,
+    // Every execution's meta is read to find one to resume: only a start without -e needs them.
+    existing: input.execution === undefined ? listExecutions(baseDir).executions : [],
     dataSourcePath: input.dataPath,
     dataHash: hashed.value.hash,
     hankHash,

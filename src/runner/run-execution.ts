@@ -8,6 +8,7 @@ import type { HankFile } from "../hank/schema/index.ts";
 import type { EventBus } from "../journal/index.ts";
 import { startRunTracing } from "../observability/index.ts";
 import { systemClock } from "../util/clock.ts";
+import { onPath } from "../util/on-path.ts";
 import type { ExecutionLayout } from "../workspace/execution-layout.ts";
 import { acquireLock } from "../workspace/lock/index.ts";
 import { outputDirProblem } from "../workspace/outputs/index.ts";
@@ -235,21 +236,25 @@ function refused(code: RefusalCode, message: string, layout?: ExecutionLayout): 
   return { kind: "refused", exitCode: 1, code, message, ...(layout !== undefined && { layout }) };
 }
 
-/** Set once `git --version` ran: a process that found git once does not look again. */
-let gitFound = false;
-
 /**
- * Git is required for the default checkpoints; say so before any directory is touched. A success is
- * remembered for the process (a program calling `loop()` many times pays the process once).
+ * Git is required for the default checkpoints; say so before any directory is touched. Git is looked
+ * for as spawning `git` will look for it, an executable file named `git` in a directory of PATH: a few
+ * `stat`s, where running `git --version` cost every start a process (3 to 4 ms). Windows finds commands
+ * through PATHEXT as well (`git.exe`, `git.cmd`): there git is asked for its version.
  */
 export function checkGit(): string | undefined {
-  if (gitFound) return undefined;
+  return gitOnPath()
+    ? undefined
+    : "git is required for checkpoints but was not found on PATH. Install git and run again.";
+}
+
+function gitOnPath(): boolean {
+  if (process.platform !== "win32") return onPath("git", process.env.PATH);
   try {
     execFileSync("git", ["--version"], { stdio: "ignore" });
-    gitFound = true;
-    return undefined;
+    return true;
   } catch {
-    return "git is required for checkpoints but was not found on PATH. Install git and run again.";
+    return false;
   }
 }
 

@@ -156,7 +156,7 @@ describe("hankweave on PATH from a clone", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     assert.match(
       readme,
-      /## Quick start\n\n```sh\nnpm ci && npm run build && node dist\/cli\/hankweave\.js examples\/revise-loop --headless\nnpm test\n```/,
+      /## Quick start\n\n```sh\nnpm ci && npm run build && node dist\/cli\/hankweave\.cjs examples\/revise-loop --headless\nnpm test\n```/,
     );
     for (const way of ["`npm link`", "`npx hankweave ...`", "`npm i -g hankweave`"])
       assert.ok(readme.includes(way), way);

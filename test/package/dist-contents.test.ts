@@ -23,8 +23,9 @@ const TEST_ONLY = [/\.test\./, /(^|\/)test-[^/]*$/, /-test-support\./, /(^|\/)fi
  * bundle, from src/web/main.tsx), not compiled from a source of the same name.
  */
 const NOT_COMPILED = new Set([
+  "cli/hankweave.cjs",
   "cli/hankweave.js",
-  "cli/hankweave.js.map",
+  "cli/hankweave.cjs.map",
   "cli/trace-worker.js",
   "cli/trace-worker.js.map",
   "cli/catalog.json",

@@ -135,7 +135,14 @@ export function createGitCheckpointer(options: GitCheckpointerOptions): GitCheck
         // Once per checkpointer: a run's start asks for it more than once (the lost-journal check, then
         // the run's line), and each `git init` is a process.
         if (initialized) return;
-        await initRepository(git, { gitDir: options.gitDir, identity, now: options.clock.now(), indexFile });
+        await initRepository(git, {
+          gitDir: options.gitDir,
+          workTree: options.workTree,
+          identity,
+          now: options.clock.now(),
+          indexFile,
+          pathEnv: env.PATH,
+        });
         // A run pack's writer holds the lock: what a killed (or closed-over) writer left is sealed first.
         if (options.runPack === true) recoverRunPacks(options.gitDir);
         guard.arm();

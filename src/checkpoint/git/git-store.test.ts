@@ -102,7 +102,10 @@ test("every git process gets the extra environment (a run's writer marks its pro
     const cp = open(fx, { extraEnv: { GIT_TRACE: trace } });
     await cp.init();
     await cp.startRun("run-1");
-    assert.match(await readFile(trace, "utf8"), /trace: built-in: git init/);
+    // A new file is checked against .gitignore by a git process (the store itself is written natively).
+    await fx.write("a.md", "a");
+    await cp.commit(codon("c1", ["*.md"], { changedPaths: ["a.md"] }));
+    assert.match(await readFile(trace, "utf8"), /trace: built-in: git ls-files/);
   }));
 
 test("a commit with changed paths spawns git only to check new files against .gitignore", () =>

@@ -1,7 +1,9 @@
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { onPath } from "../../util/on-path.ts";
 import { commitBody } from "./commit-object.ts";
+import { createRepository } from "./create-repository.ts";
 import {
   CONFIG_INCLUDE_FILE,
   type GitIdentity,
@@ -21,6 +23,10 @@ export interface InitRepositoryOptions {
   readonly now: number;
   /** The store's index file (removed with a stale index before the initial commit). */
   readonly indexFile: string;
+  /** The work tree the store checkpoints (`core.worktree` of a new store). */
+  readonly workTree: string;
+  /** The PATH git processes get: git must be found there (see `writesRepositoryItself`). */
+  readonly pathEnv: string | undefined;
 }
 
 /**
@@ -28,16 +34,31 @@ export interface InitRepositoryOptions {
  * after a crash part-way through, finishes the job without touching existing checkpoints: `git init`
  * re-initializes harmlessly, the config file is rewritten only when it differs and included only while
  * it is not, and the initial empty commit on `main` is made only while `main` does not exist.
- * Only `git init` runs as a process: the rest is written from here, inside git's lock protocol
- * (each git process costs about 10 ms; the store's set-up took twelve of them).
+ * Everything is written from here, inside git's lock protocol (each git process costs about 10 ms;
+ * the store's set-up took twelve of them), the repository itself as `git init` makes it
+ * (`createRepository`) on Linux; elsewhere `git init` still runs.
  */
 export async function initRepository(git: RunGit, options: InitRepositoryOptions): Promise<void> {
   await mkdir(options.gitDir, { recursive: true });
-  await git({ args: ["init", "--quiet", "--template=", "--initial-branch=main"] });
+  if (writesRepositoryItself(options)) createRepository(options.gitDir, options.workTree);
+  else await git({ args: ["init", "--quiet", "--template=", "--initial-branch=main"] });
   await applyConfig(options.gitDir, options.identity);
   await writeIfChanged(join(options.gitDir, "info", "exclude"), INFO_EXCLUDE);
   await writeIfChanged(join(options.gitDir, "info", "attributes"), INFO_ATTRIBUTES);
   if (readRef(options.gitDir, MAIN_REF) === undefined) createInitialCommit(options);
+}
+
+/**
+ * Whether the repository is written from here rather than by `git init`: on Linux (`createRepository`),
+ * and only while a git process could start (git on PATH, the work tree, its working directory, there),
+ * so that a store without git still fails at `init` with `git-unavailable`, as the spawn reports it.
+ */
+function writesRepositoryItself(options: InitRepositoryOptions): boolean {
+  return process.platform === "linux" && onPath("git", options.pathEnv) && isDirectory(options.workTree);
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { ValidationIssue } from "../../hank/issues.ts";
-import { type BudgetTableRow, summarizeHank, type ValidationReport } from "../../hank/validate/index.ts";
+import type { BudgetTableRow, ValidationReport } from "../../hank/validate/index.ts";
+// Not from the folder's index, which would load every check (the sentinel checks' event catalogue too).
+import { summarizeHank } from "../../hank/validate/summary.ts";
 import { renderBudgetTable } from "./budget-table.ts";
 import { renderEnvPassthrough } from "./env-passthrough.ts";
 import { renderGoodToRun } from "./good-to-run.ts";

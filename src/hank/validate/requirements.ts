@@ -1,5 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
+import { onPath } from "../../util/on-path.ts";
 import { error, type ValidationIssue } from "../issues.ts";
 import { type HankView, own } from "./hank-view.ts";
 
@@ -60,18 +59,5 @@ function safeFind(findTool: (name: string) => boolean, name: string): boolean {
 
 /** The default tool lookup: an executable regular file named `name` in a directory of `PATH`. */
 export function pathToolFinder(env: Readonly<Record<string, string | undefined>>): (name: string) => boolean {
-  const dirs = (env.PATH ?? "").split(path.delimiter).filter((d) => d !== "");
-  return (name) => {
-    if (name.includes("/")) return isExecutable(name);
-    return dirs.some((dir) => isExecutable(path.join(dir, name)));
-  };
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  return (name) => onPath(name, env.PATH);
 }

@@ -14,6 +14,7 @@ import { codonSlots, type HankView, type PlacedCodon } from "./hank-view.ts";
 import { checkSentinelOutputs } from "./sentinel-output-checks.ts";
 import { templateIssues } from "./sentinel-template-check.ts";
 import { checkSentinelTrigger } from "./sentinel-trigger-checks.ts";
+import type { SentinelStage } from "./validation-types.ts";
 import { parseWith, translateZodIssues } from "./zod-issues.ts";
 
 /**
@@ -49,6 +50,9 @@ export function checkSentinels(placed: SentinelOwner, hankDir: string): Validati
   });
   return out;
 }
+
+/** The sentinel stage of validation (see `SentinelStage`). */
+export const SENTINEL_STAGE: SentinelStage = { checkSentinels, checkUnparsedSentinels };
 
 /** A codon as far as its sentinels go: a placed codon, or the sentinels of one that failed its schema. */
 export interface SentinelOwner {

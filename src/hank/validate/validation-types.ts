@@ -1,6 +1,8 @@
 import type { ValidationIssue } from "../issues.ts";
 import type { HarnessKind, ResolvedModel } from "../models/index.ts";
 import type { HankFile } from "../schema/index.ts";
+import type { HankView } from "./hank-view.ts";
+import type { SentinelOwner } from "./sentinel-checks.ts";
 
 /** What validation needs from the outside world. Nothing else is read from the process. */
 export interface ValidationContext {
@@ -31,6 +33,17 @@ export interface ValidationContext {
   readonly dataPath?: string;
   /** The data path as the user wrote it, for messages. Default: `dataPath`. */
   readonly dataShown?: string;
+}
+
+/**
+ * The sentinel checks of validation (`sentinel-checks.ts` is the one implementation): a stage given to
+ * `validateHankWith` rather than imported by it, because they read the event catalogue, whose schemas
+ * take a start several milliseconds to build; the CLI's `--validate` loads them only for a hank that
+ * may declare sentinels (`mayDeclareSentinels`), and `validateHank` always passes them.
+ */
+export interface SentinelStage {
+  readonly checkSentinels: (placed: SentinelOwner, hankDir: string) => ValidationIssue[];
+  readonly checkUnparsedSentinels: (view: HankView, hankDir: string) => ValidationIssue[];
 }
 
 /** A line of a prompt a harness would refuse. */

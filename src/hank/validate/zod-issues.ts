@@ -21,8 +21,13 @@ const GENERIC = "\u0000generic";
 
 export type ParseOutcome<T> = { ok: true; data: T } | { ok: false; issues: readonly ZodIssue[] };
 
+/**
+ * Parses without zod's JIT (`jitless`): a hank is parsed once per process, item by item, and zod would
+ * otherwise compile a parser (`new Function`) for every object schema it meets, which costs more than
+ * the one parse it speeds up (about 4 ms of a `--validate` start). The outcome is the same either way.
+ */
 export function parseWith<T>(schema: z.ZodType<T>, raw: unknown): ParseOutcome<T> {
-  const result = schema.safeParse(raw, { reportInput: true, error: () => GENERIC });
+  const result = schema.safeParse(raw, { reportInput: true, jitless: true, error: () => GENERIC });
   return result.success ? { ok: true, data: result.data } : { ok: false, issues: result.error.issues };
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { childrenByParent, type ProcessRow, processTable, sendSignal } from "../../util/process-table.ts";
 import { isProcessAlive } from "../../workspace/lock/index.ts";
@@ -57,8 +57,12 @@ const COMMAND_CHARS = 80;
  */
 export function endLeftoverProcesses(executionDir: string): LeftoverProcess[] {
   const mark = `${EXECUTION_MARK_ENV}=${executionMark(executionDir)}`;
+  // The marks first: almost every start finds none, and then needs no process table (a read of every
+  // process's `stat`, as many reads again as the environments). A process started between the two
+  // reads is missed either way, as it would be by a table read first.
+  const marked = markedCommands(mark);
+  if (marked.size === 0) return [];
   const table = processTable();
-  const marked = markedCommands(table, mark);
   const spared = ownLine(table);
   const ownGroup = table.find((row) => row.pid === process.pid)?.pgid;
   const ended: LeftoverProcess[] = [];
@@ -106,22 +110,22 @@ function sleepSync(ms: number): void {
 }
 
 /** The command line of each process whose environment holds `mark`, by pid. */
-function markedCommands(table: readonly ProcessRow[], mark: string): Map<number, string> {
-  return existsSync("/proc/self/environ") ? markedInProc(table, mark) : markedInPs(mark);
+function markedCommands(mark: string): Map<number, string> {
+  return existsSync("/proc/self/environ") ? markedInProc(mark) : markedInPs(mark);
 }
 
 /**
  * `/proc/<pid>/environ`, NUL-separated entries, holds `mark` as an entry of its own. Another user's
  * process (no permission), one gone meanwhile and a zombie (its memory is gone) read as empty.
  */
-function markedInProc(table: readonly ProcessRow[], mark: string): Map<number, string> {
+function markedInProc(mark: string): Map<number, string> {
   const entry = Buffer.from(`${mark}\0`);
   const inside = Buffer.from(`\0${mark}\0`);
   const marked = new Map<number, string>();
-  for (const { pid } of table) {
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     const environ = readOrEmpty(`/proc/${pid}/environ`);
     if (environ.subarray(0, entry.length).equals(entry) || environ.includes(inside)) {
-      marked.set(pid, commandLine(readOrEmpty(`/proc/${pid}/cmdline`)));
+      marked.set(Number(pid), commandLine(readOrEmpty(`/proc/${pid}/cmdline`)));
     }
   }
   return marked;

@@ -59,7 +59,10 @@ export interface ChooseExecutionInput {
   readonly baseDir: string;
   /** Required when `intent.execution` is set. */
   readonly target?: TargetFacts;
-  /** The executions found in the base directory. */
+  /**
+   * The executions found in the base directory, among which a start without `-e` resumes; only read
+   * then (an explicit `intent.execution` never looks at them, so a caller may pass none).
+   */
   readonly existing: readonly ExistingExecution[];
   /**
    * The data source (absolute, links resolved), for the nesting rule. The check here compares paths as
