@@ -300,8 +300,10 @@ export class ClientConnection {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#idleTimer !== undefined) this.#context.host.clock.clearTimeout(this.#idleTimer);
-    if (this.#feed !== undefined) this.#context.fanOut.remove(this.#feed);
-    this.#feed?.stop();
+    if (this.#feed !== undefined) {
+      this.#context.fanOut.remove(this.#feed);
+      this.#feed.stop();
+    }
     this.#releaseWriter?.();
     this.#context.onClosed(this);
   }

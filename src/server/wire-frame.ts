@@ -12,10 +12,6 @@ export interface WireFrame {
 /** FIN set, opcode 1 (text). */
 const FIN_TEXT = 0x81;
 
-export function textFrame(payload: Buffer): WireFrame {
-  return textFrameOfParts([payload]);
-}
-
 /** The text frame of the parts' bytes one after another, copied once, straight into the frame. */
 export function textFrameOfParts(parts: readonly Buffer[]): WireFrame {
   let length = 0;
@@ -50,7 +46,7 @@ function allocateFrame(length: number): WireFrame {
   return { bytes, headerLength };
 }
 
-/** The payload of a frame built by `textFrame` (a view, no copy). */
+/** The payload of a frame built here (a view, no copy). */
 export function payloadOf(frame: WireFrame): Buffer {
   return frame.bytes.subarray(frame.headerLength);
 }
